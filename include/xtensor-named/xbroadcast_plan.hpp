@@ -1,0 +1,293 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XBROADCAST_PLAN_HPP
+#define XTENSOR_NAMED_XBROADCAST_PLAN_HPP
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "xdims.hpp"
+#include "xerrors.hpp"
+#include "xpartial_shape.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        /**
+         * What a broadcasting strategy sees of one operand: its shape and its axis names.
+         * A plain xtensor expression is an operand whose axes are all `"?"`.
+         */
+        struct operand
+        {
+            partial_shape shape;
+            named::dims names;
+
+            /// An operand whose axes are all unnamed.
+            static operand unnamed(partial_shape shape);
+
+            /// `(?, h, w) with shape (10, 256, 384)`, the form every message uses.
+            std::string to_string() const;
+        };
+
+        /**
+         * How two operands line up: the result's names and shape, and for each result axis the operand
+         * axis that lands there, or -1 (xn::unknown) where that operand is broadcast along it.
+         */
+        struct broadcast_plan
+        {
+            named::dims names;
+            partial_shape shape;
+            // The explicit initializer keeps g++ 12 from an internal compiler error on `broadcast_plan{}`
+            // and `broadcast_plan{names, shape}` inside templates (the array of vectors is then never
+            // value-initialized from an empty brace). `broadcast_plan{names, shape, {}}` still triggers it.
+            std::array<std::vector<std::int64_t>, 2> axes = std::array<std::vector<std::int64_t>, 2>();
+        };
+
+        /// Whether `S` is a broadcasting strategy: it has
+        /// `static broadcast_plan plan(const operand&, const operand&)`.
+        template <class S, class = void>
+        struct is_strategy : std::false_type
+        {
+        };
+
+        template <class S>
+        struct is_strategy<S,
+                           std::enable_if_t<std::is_same<decltype(S::plan(std::declval<const operand&>(),
+                                                                          std::declval<const operand&>())),
+                                                         broadcast_plan>::value>> : std::true_type
+        {
+        };
+
+        template <class S>
+        inline constexpr bool is_strategy_v = is_strategy<S>::value;
+
+        /**
+         * Plans the broadcast of `a` and `b` under strategy `S`, touching no element.
+         * Checks the operands first (one name per axis) and the strategy's answer after.
+         */
+        template <class S>
+        broadcast_plan plan(const operand& a, const operand& b);
+
+        namespace detail
+        {
+            /// Throws xn::name_error unless the operand has one name per axis (or no names and an unknown
+            /// rank).
+            void check_operand(std::string_view operation, const operand& op);
+
+            /// Throws xn::broadcast_error unless `p` is a consistent plan for `a` and `b`: names and axes
+            /// as many as the result has axes (none for an unknown rank); every operand axis lands on
+            /// exactly one result axis, of its name if it has one and of its size unless it is 1; every
+            /// result axis comes from an operand.
+            void check_plan(std::string_view operation,
+                            const broadcast_plan& p,
+                            const operand& a,
+                            const operand& b);
+        }
+
+        /******************************
+         * implementation of operand *
+         ******************************/
+
+        inline operand operand::unnamed(partial_shape shape)
+        {
+            const auto rank = shape.rank();
+            operand result{std::move(shape), named::dims()};
+            if (rank != named::unknown)
+            {
+                result.names = named::dims::unnamed(static_cast<std::size_t>(rank));
+            }
+            return result;
+        }
+
+        inline std::string operand::to_string() const
+        {
+            return detail::concat(shape.is_unknown() ? std::string("<unknown names>") : names.to_string(),
+                                  " with shape ",
+                                  shape.to_string());
+        }
+
+        namespace detail
+        {
+            inline void check_operand(std::string_view operation, const operand& op)
+            {
+                if (op.shape.is_unknown())
+                {
+                    if (!op.names.empty())
+                    {
+                        throw_name_error(operation,
+                                         "an operand of unknown rank cannot have axis names, got ",
+                                         op.names.to_string());
+                    }
+                    return;
+                }
+                if (static_cast<std::int64_t>(op.names.size()) != op.shape.rank())
+                {
+                    throw_name_error(operation,
+                                     "the operand has ",
+                                     op.names.size(),
+                                     " names ",
+                                     op.names.to_string(),
+                                     " for ",
+                                     op.shape.rank(),
+                                     " axes ",
+                                     op.shape.to_string());
+                }
+            }
+
+            inline void check_plan(std::string_view operation,
+                                   const broadcast_plan& p,
+                                   const operand& a,
+                                   const operand& b)
+            {
+                const auto fail = [&](const auto&... why)
+                {
+                    throw_broadcast_error(operation,
+                                          "the strategy returned an inconsistent plan for ",
+                                          a.to_string(),
+                                          " and ",
+                                          b.to_string(),
+                                          ": ",
+                                          why...);
+                };
+                if (p.shape.is_unknown())
+                {
+                    // No axis can land on a result whose axes cannot be counted.
+                    if (!p.names.empty() || !p.axes[0].empty() || !p.axes[1].empty())
+                    {
+                        fail("a result of unknown rank has no names and no axes, got names ",
+                             p.names.to_string(),
+                             " and ",
+                             p.axes[0].size(),
+                             " and ",
+                             p.axes[1].size(),
+                             " axes");
+                    }
+                    return;
+                }
+                const auto rank = static_cast<std::size_t>(p.shape.rank());
+                if (p.names.size() != rank)
+                {
+                    fail("result names ",
+                         p.names.to_string(),
+                         " do not match result shape ",
+                         p.shape.to_string());
+                }
+                const operand* ops[2] = {&a, &b};
+                for (std::size_t k = 0; k < 2; ++k)
+                {
+                    if (p.axes[k].size() != rank)
+                    {
+                        fail("axes[", k, "] has ", p.axes[k].size(), " entries for a result of rank ", rank);
+                    }
+                }
+                for (std::size_t k = 0; k < 2; ++k)
+                {
+                    const operand& op = *ops[k];
+                    const auto op_rank = op.shape.rank();
+                    std::vector<bool> seen(op_rank > 0 ? static_cast<std::size_t>(op_rank) : 0, false);
+                    for (std::size_t i = 0; i < rank; ++i)
+                    {
+                        const auto axis = p.axes[k][i];
+                        if (axis == named::unknown)
+                        {
+                            continue;
+                        }
+                        if (axis < 0 || axis >= op_rank || seen[static_cast<std::size_t>(axis)])
+                        {
+                            fail("axes[", k, "][", i, "] = ", axis, " is not a free axis of operand ", k);
+                        }
+                        const auto from = static_cast<std::size_t>(axis);
+                        seen[from] = true;
+                        const auto op_size = op.shape.size(axis);
+                        const auto result_size = p.shape.size(static_cast<std::int64_t>(i));
+                        // A size-1 axis may stretch to any size; any other size must be the result's.
+                        if (op_size != 1 && !partial_shape::is_compatible(op_size, result_size))
+                        {
+                            fail("axis ",
+                                 axis,
+                                 " ",
+                                 quoted(op.names[from]),
+                                 " of operand ",
+                                 k,
+                                 " has size ",
+                                 op_size,
+                                 " but lands on result axis ",
+                                 i,
+                                 " ",
+                                 quoted(p.names[i]),
+                                 " of size ",
+                                 result_size);
+                        }
+                        if (op.names.is_named(from) && op.names[from] != p.names[i])
+                        {
+                            fail("axis ",
+                                 axis,
+                                 " ",
+                                 quoted(op.names[from]),
+                                 " of operand ",
+                                 k,
+                                 " lands on result axis ",
+                                 i,
+                                 " named ",
+                                 quoted(p.names[i]));
+                        }
+                    }
+                    for (std::size_t j = 0; j < seen.size(); ++j)
+                    {
+                        if (!seen[j])
+                        {
+                            fail("axis ",
+                                 j,
+                                 " ",
+                                 quoted(op.names[j]),
+                                 " of operand ",
+                                 k,
+                                 " lands on no result axis");
+                        }
+                    }
+                }
+                for (std::size_t i = 0; i < rank; ++i)
+                {
+                    if (p.axes[0][i] == named::unknown && p.axes[1][i] == named::unknown)
+                    {
+                        fail("result axis ", i, " ", quoted(p.names[i]), " comes from neither operand");
+                    }
+                }
+            }
+        }
+
+        template <class S>
+        inline broadcast_plan plan(const operand& a, const operand& b)
+        {
+            static_assert(is_strategy_v<S>,
+                          "xn::plan: a broadcasting strategy must be a type with "
+                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            // Only the sentence above is reported for a type that is no strategy.
+            if constexpr (is_strategy_v<S>)
+            {
+                detail::check_operand("plan", a);
+                detail::check_operand("plan", b);
+                broadcast_plan result = S::plan(a, b);
+                detail::check_plan("plan", result, a, b);
+                return result;
+            }
+            else
+            {
+                return broadcast_plan{};
+            }
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,346 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XDIMS_HPP
+#define XTENSOR_NAMED_XDIMS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xerrors.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        /// The name of an axis that has no name (seed 001 writes partially named tensors so).
+        inline constexpr std::string_view unnamed_axis = "?";
+
+        /// True for an identifier `[A-Za-z_][A-Za-z0-9_]*` or the unnamed marker `"?"`.
+        bool is_valid_axis_name(std::string_view name) noexcept;
+
+        /// True for an identifier `[A-Za-z_][A-Za-z0-9_]*`; false for `"?"` and anything else.
+        bool is_identifier(std::string_view name) noexcept;
+
+        /**
+         * The ordered axis names of a tensor.
+         *
+         * A name appears at most once; `"?"` marks an unnamed axis and may repeat.
+         * @code
+         * xn::dims d{"?", "channel", "h", "w"};
+         * d.index_of("h");  // 2
+         * d.to_string();    // "(?, channel, h, w)"
+         * @endcode
+         */
+        class dims
+        {
+        public:
+
+            using value_type = std::string;
+            using container_type = std::vector<std::string>;
+            using const_iterator = container_type::const_iterator;
+            using size_type = std::size_t;
+
+            dims() = default;
+            dims(std::initializer_list<std::string> names);
+            explicit dims(std::vector<std::string> names);
+
+            /// `n` unnamed axes: `(?, ?, ...)`, the dims of a plain xtensor expression.
+            static dims unnamed(std::size_t n);
+
+            size_type size() const noexcept;
+            bool empty() const noexcept;
+
+            /// The name of axis `i`; an `i` out of range throws xn::name_error.
+            const std::string& operator[](size_type i) const;
+
+            /// The position of `name`, or -1 when absent. For `"?"`, the first unnamed axis.
+            std::ptrdiff_t index_of(std::string_view name) const noexcept;
+            bool contains(std::string_view name) const noexcept;
+
+            /// Whether axis `i` has a name other than `"?"`; an `i` out of range throws xn::name_error.
+            bool is_named(size_type i) const;
+
+            /// Whether every axis has a name.
+            bool all_named() const noexcept;
+
+            const container_type& names() const noexcept;
+            const_iterator begin() const noexcept;
+            const_iterator end() const noexcept;
+
+            /// `(?, channel, h, w)`; `()` for a scalar.
+            std::string to_string() const;
+
+        private:
+
+            void validate() const;
+
+            container_type m_names;
+        };
+
+        bool operator==(const dims& lhs, const dims& rhs) noexcept;
+        bool operator!=(const dims& lhs, const dims& rhs) noexcept;
+        std::ostream& operator<<(std::ostream& out, const dims& d);
+        std::string to_string(const dims& d);
+
+        namespace detail
+        {
+            /// Throws xn::name_error for anything but an identifier or `"?"`, naming the operation.
+            void check_axis_name(std::string_view operation, std::string_view name);
+
+            /// A printable form of a name inside messages: quoted, control characters escaped.
+            std::string quoted(std::string_view name);
+
+            /// How every invalid-name message ends.
+            inline constexpr std::string_view axis_name_rule =
+                ": a name is an identifier [A-Za-z_][A-Za-z0-9_]*, or \"?\" for an unnamed axis";
+        }
+
+        /*****************************
+         * implementation of names   *
+         *****************************/
+
+        inline bool is_identifier(std::string_view name) noexcept
+        {
+            auto is_alpha = [](char c)
+            {
+                return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+            };
+            auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+            if (name.empty() || !is_alpha(name.front()))
+            {
+                return false;
+            }
+            for (char c : name)
+            {
+                if (!is_alpha(c) && !is_digit(c))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        inline bool is_valid_axis_name(std::string_view name) noexcept
+        {
+            return name == unnamed_axis || is_identifier(name);
+        }
+
+        namespace detail
+        {
+            inline std::string quoted(std::string_view name)
+            {
+                static constexpr char hex[] = "0123456789abcdef";
+                std::string out = "'";
+                for (char c : name)
+                {
+                    const auto byte = static_cast<unsigned char>(c);
+                    if (byte < 0x20 || byte >= 0x7f || c == '\'' || c == '\\')
+                    {
+                        out += "\\x";
+                        out += hex[byte >> 4];
+                        out += hex[byte & 0xf];
+                    }
+                    else
+                    {
+                        out += c;
+                    }
+                }
+                out += "'";
+                return out;
+            }
+
+            inline void check_axis_name(std::string_view operation, std::string_view name)
+            {
+                if (!is_valid_axis_name(name))
+                {
+                    throw_name_error(operation, "invalid axis name ", quoted(name), axis_name_rule);
+                }
+            }
+        }
+
+        /*****************************
+         * implementation of dims    *
+         *****************************/
+
+        inline dims::dims(std::initializer_list<std::string> names)
+            : m_names(names)
+        {
+            validate();
+        }
+
+        inline dims::dims(std::vector<std::string> names)
+            : m_names(std::move(names))
+        {
+            validate();
+        }
+
+        inline dims dims::unnamed(std::size_t n)
+        {
+            dims result;
+            result.m_names.assign(n, std::string(unnamed_axis));
+            return result;
+        }
+
+        inline void dims::validate() const
+        {
+            // Every name is checked before any duplicate is looked for: the duplicate message prints the
+            // whole list, which must hold no unescaped control characters.
+            for (std::size_t i = 0; i < m_names.size(); ++i)
+            {
+                if (!is_valid_axis_name(m_names[i]))
+                {
+                    detail::throw_name_error("dims",
+                                             "invalid axis name ",
+                                             detail::quoted(m_names[i]),
+                                             " at axis ",
+                                             i,
+                                             detail::axis_name_rule);
+                }
+            }
+            for (std::size_t i = 0; i < m_names.size(); ++i)
+            {
+                if (m_names[i] == unnamed_axis)
+                {
+                    continue;
+                }
+                for (std::size_t j = 0; j < i; ++j)
+                {
+                    if (m_names[j] == m_names[i])
+                    {
+                        detail::throw_name_error("dims",
+                                                 "name ",
+                                                 detail::quoted(m_names[i]),
+                                                 " appears twice, at axes ",
+                                                 j,
+                                                 " and ",
+                                                 i,
+                                                 " of ",
+                                                 to_string());
+                    }
+                }
+            }
+        }
+
+        inline auto dims::size() const noexcept -> size_type
+        {
+            return m_names.size();
+        }
+
+        inline bool dims::empty() const noexcept
+        {
+            return m_names.empty();
+        }
+
+        inline const std::string& dims::operator[](size_type i) const
+        {
+            if (i >= m_names.size())
+            {
+                detail::throw_name_error("dims",
+                                         "axis ",
+                                         i,
+                                         " is out of range for ",
+                                         to_string(),
+                                         " of rank ",
+                                         size());
+            }
+            return m_names[i];
+        }
+
+        inline std::ptrdiff_t dims::index_of(std::string_view name) const noexcept
+        {
+            for (std::size_t i = 0; i < m_names.size(); ++i)
+            {
+                if (m_names[i] == name)
+                {
+                    return static_cast<std::ptrdiff_t>(i);
+                }
+            }
+            return -1;
+        }
+
+        inline bool dims::contains(std::string_view name) const noexcept
+        {
+            return index_of(name) >= 0;
+        }
+
+        inline bool dims::is_named(size_type i) const
+        {
+            return (*this)[i] != unnamed_axis;
+        }
+
+        inline bool dims::all_named() const noexcept
+        {
+            for (const auto& n : m_names)
+            {
+                if (n == unnamed_axis)
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        inline auto dims::names() const noexcept -> const container_type&
+        {
+            return m_names;
+        }
+
+        inline auto dims::begin() const noexcept -> const_iterator
+        {
+            return m_names.begin();
+        }
+
+        inline auto dims::end() const noexcept -> const_iterator
+        {
+            return m_names.end();
+        }
+
+        inline std::string dims::to_string() const
+        {
+            std::string out = "(";
+            for (std::size_t i = 0; i < m_names.size(); ++i)
+            {
+                if (i != 0)
+                {
+                    out += ", ";
+                }
+                out += m_names[i];
+            }
+            out += ")";
+            return out;
+        }
+
+        inline bool operator==(const dims& lhs, const dims& rhs) noexcept
+        {
+            return lhs.names() == rhs.names();
+        }
+
+        inline bool operator!=(const dims& lhs, const dims& rhs) noexcept
+        {
+            return !(lhs == rhs);
+        }
+
+        inline std::ostream& operator<<(std::ostream& out, const dims& d)
+        {
+            return out << d.to_string();
+        }
+
+        inline std::string to_string(const dims& d)
+        {
+            return d.to_string();
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,94 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XERRORS_HPP
+#define XTENSOR_NAMED_XERRORS_HPP
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "xcompat_xtensor.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        /**
+         * Thrown for an invalid axis name, a duplicate name, or a name that an operation cannot find.
+         */
+        class name_error : public std::runtime_error
+        {
+        public:
+
+            using std::runtime_error::runtime_error;
+        };
+
+        /**
+         * Thrown for a shape that an operation cannot use: a negative size, an index out of range,
+         * an unknown rank or size where a known one is needed, an element count that overflows.
+         */
+        class shape_error : public std::runtime_error
+        {
+        public:
+
+            using std::runtime_error::runtime_error;
+        };
+
+        /**
+         * Thrown when two operands cannot be broadcast together. It is also an xt::broadcast_error,
+         * so that catch blocks written for xtensor keep working.
+         */
+        class broadcast_error : public xt::broadcast_error
+        {
+        public:
+
+            explicit broadcast_error(const std::string& message)
+                : xt::broadcast_error(message.c_str())
+            {
+            }
+        };
+
+        namespace detail
+        {
+            /// Streams every argument into one string: the single way messages are built.
+            template <class... Args>
+            std::string concat(const Args&... args)
+            {
+                std::ostringstream out;
+                (out << ... << args);
+                return out.str();
+            }
+
+            /// Every name_error goes through here: "xn::<operation>: <details>".
+            template <class... Args>
+            [[noreturn]] void throw_name_error(std::string_view operation, const Args&... details)
+            {
+                throw name_error(concat("xn::", operation, ": ", details...));
+            }
+
+            /// Every shape_error goes through here: "xn::<operation>: <details>".
+            template <class... Args>
+            [[noreturn]] void throw_shape_error(std::string_view operation, const Args&... details)
+            {
+                throw shape_error(concat("xn::", operation, ": ", details...));
+            }
+
+            /// Every broadcast_error goes through here: "xn::<operation>: <details>".
+            template <class... Args>
+            [[noreturn]] void throw_broadcast_error(std::string_view operation, const Args&... details)
+            {
+                throw broadcast_error(concat("xn::", operation, ": ", details...));
+            }
+        }
+    }
+}
+
+#endif
