@@ -63,7 +63,8 @@ namespace xt
             std::string concat(const Args&... args)
             {
                 std::ostringstream out;
-                (out << ... << args);
+                // A fold over the comma, so that an empty pack leaves no statement without effect.
+                ((out << args), ...);
                 return out.str();
             }
 

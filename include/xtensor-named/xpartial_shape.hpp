@@ -100,7 +100,8 @@ namespace xt
             /// The sizes; throws xn::shape_error for an unknown rank.
             const container_type& sizes() const;
 
-            /// The sizes as an xtensor shape; throws xn::shape_error when anything is unknown.
+            /// The sizes as an xtensor shape; throws xn::shape_error when anything is unknown or when the
+            /// element count overflows (no container of that shape can exist, and xtensor would wrap).
             std::vector<std::size_t>
             to_concrete(std::string_view operation = "partial_shape::to_concrete") const;
 
@@ -111,6 +112,8 @@ namespace xt
 
             static void check_size(std::string_view operation, size_type size, std::size_t axis);
             size_type checked_rank(std::string_view operation) const;
+            // The element count of a shape with no unknown size; an overflow is refused under `operation`.
+            size_type checked_num_elements(std::string_view operation) const;
             static partial_shape joined(std::string_view operation,
                                         const partial_shape& first,
                                         const partial_shape& second);
@@ -237,6 +240,11 @@ namespace xt
             {
                 return named::unknown;
             }
+            return checked_num_elements("partial_shape::num_elements");
+        }
+
+        inline auto partial_shape::checked_num_elements(std::string_view operation) const -> size_type
+        {
             for (size_type s : m_sizes)
             {
                 if (s == 0)
@@ -249,7 +257,7 @@ namespace xt
             {
                 if (product > std::numeric_limits<size_type>::max() / s)
                 {
-                    detail::throw_shape_error("partial_shape::num_elements",
+                    detail::throw_shape_error(operation,
                                               "the element count of ",
                                               to_string(),
                                               " overflows a 64-bit integer");
@@ -518,6 +526,7 @@ namespace xt
                                           to_string(),
                                           " has unknown sizes where concrete sizes are needed");
             }
+            checked_num_elements(operation);
             return std::vector<std::size_t>(m_sizes.begin(), m_sizes.end());
         }
 

@@ -17,5 +17,6 @@
 #include "xdims.hpp"
 #include "xpartial_shape.hpp"
 #include "xbroadcast_plan.hpp"
+#include "xstrategies.hpp"
 
 #endif
