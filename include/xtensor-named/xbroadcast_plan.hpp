@@ -217,7 +217,7 @@ namespace xt
                             fail("axis ",
                                  axis,
                                  " ",
-                                 quoted(op.names[from]),
+                                 detail::quoted(op.names[from]),
                                  " of operand ",
                                  k,
                                  " has size ",
@@ -225,7 +225,7 @@ namespace xt
                                  " but lands on result axis ",
                                  i,
                                  " ",
-                                 quoted(p.names[i]),
+                                 detail::quoted(p.names[i]),
                                  " of size ",
                                  result_size);
                         }
@@ -234,13 +234,13 @@ namespace xt
                             fail("axis ",
                                  axis,
                                  " ",
-                                 quoted(op.names[from]),
+                                 detail::quoted(op.names[from]),
                                  " of operand ",
                                  k,
                                  " lands on result axis ",
                                  i,
                                  " named ",
-                                 quoted(p.names[i]));
+                                 detail::quoted(p.names[i]));
                         }
                     }
                     for (std::size_t j = 0; j < seen.size(); ++j)
@@ -250,7 +250,7 @@ namespace xt
                             fail("axis ",
                                  j,
                                  " ",
-                                 quoted(op.names[j]),
+                                 detail::quoted(op.names[j]),
                                  " of operand ",
                                  k,
                                  " lands on no result axis");
@@ -261,7 +261,11 @@ namespace xt
                 {
                     if (p.axes[0][i] == named::unknown && p.axes[1][i] == named::unknown)
                     {
-                        fail("result axis ", i, " ", quoted(p.names[i]), " comes from neither operand");
+                        fail("result axis ",
+                             i,
+                             " ",
+                             detail::quoted(p.names[i]),
+                             " comes from neither operand");
                     }
                 }
             }

@@ -31,6 +31,7 @@
 #include <xtensor/reducers/xreducer.hpp>
 #include <xtensor/utils/xexception.hpp>
 #include <xtensor/views/xbroadcast.hpp>
+#include <xtensor/views/xdynamic_view.hpp>
 #include <xtensor/views/xindex_view.hpp>
 #include <xtensor/views/xstrided_view.hpp>
 #include <xtensor/views/xview.hpp>
@@ -41,6 +42,7 @@
 #include <xtensor/xassign.hpp>
 #include <xtensor/xbroadcast.hpp>
 #include <xtensor/xbuilder.hpp>
+#include <xtensor/xdynamic_view.hpp>
 #include <xtensor/xexception.hpp>
 #include <xtensor/xexpression.hpp>
 #include <xtensor/xfunction.hpp>

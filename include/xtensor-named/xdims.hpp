@@ -164,7 +164,7 @@ namespace xt
             {
                 if (!is_valid_axis_name(name))
                 {
-                    throw_name_error(operation, "invalid axis name ", quoted(name), axis_name_rule);
+                    throw_name_error(operation, "invalid axis name ", detail::quoted(name), axis_name_rule);
                 }
             }
         }

@@ -100,8 +100,8 @@ namespace xt
             /// The sizes; throws xn::shape_error for an unknown rank.
             const container_type& sizes() const;
 
-            /// The sizes as an xtensor shape; throws xn::shape_error when anything is unknown or when the
-            /// element count overflows (no container of that shape can exist, and xtensor would wrap).
+            /// The sizes as an xtensor shape; throws xn::shape_error when anything is unknown, or when the
+            /// element count or a row-major stride overflows (xtensor would wrap around).
             std::vector<std::size_t>
             to_concrete(std::string_view operation = "partial_shape::to_concrete") const;
 
@@ -112,8 +112,9 @@ namespace xt
 
             static void check_size(std::string_view operation, size_type size, std::size_t axis);
             size_type checked_rank(std::string_view operation) const;
-            // The element count of a shape with no unknown size; an overflow is refused under `operation`.
-            size_type checked_num_elements(std::string_view operation) const;
+            // Refuses, under `operation`, a shape with no unknown size whose element count or row-major
+            // strides overflow.
+            void check_extent(std::string_view operation) const;
             static partial_shape joined(std::string_view operation,
                                         const partial_shape& first,
                                         const partial_shape& second);
@@ -240,11 +241,6 @@ namespace xt
             {
                 return named::unknown;
             }
-            return checked_num_elements("partial_shape::num_elements");
-        }
-
-        inline auto partial_shape::checked_num_elements(std::string_view operation) const -> size_type
-        {
             for (size_type s : m_sizes)
             {
                 if (s == 0)
@@ -257,7 +253,7 @@ namespace xt
             {
                 if (product > std::numeric_limits<size_type>::max() / s)
                 {
-                    detail::throw_shape_error(operation,
+                    detail::throw_shape_error("partial_shape::num_elements",
                                               "the element count of ",
                                               to_string(),
                                               " overflows a 64-bit integer");
@@ -265,6 +261,36 @@ namespace xt
                 product *= s;
             }
             return product;
+        }
+
+        inline void partial_shape::check_extent(std::string_view operation) const
+        {
+            // xtensor computes a container's strides (the products of the sizes after each axis) and its
+            // element count without checking: a wrapped product would make a container too small for its
+            // shape. A size of 0 makes every product to its left 0, so (0, 2^62, 2^62) holds no element
+            // and still has a stride that overflows.
+            size_type product = 1;
+            for (std::size_t i = m_sizes.size(); i-- > 0;)
+            {
+                const size_type s = m_sizes[i];
+                if (s != 0 && product > std::numeric_limits<size_type>::max() / s)
+                {
+                    if (i == 0)
+                    {
+                        detail::throw_shape_error(operation,
+                                                  "the element count of ",
+                                                  to_string(),
+                                                  " overflows a 64-bit integer");
+                    }
+                    detail::throw_shape_error(operation,
+                                              "the stride of axis ",
+                                              i - 1,
+                                              " of ",
+                                              to_string(),
+                                              " (the product of the sizes after it) overflows a 64-bit integer");
+                }
+                product *= s;
+            }
         }
 
         inline bool partial_shape::is_unknown() const noexcept
@@ -526,7 +552,7 @@ namespace xt
                                           to_string(),
                                           " has unknown sizes where concrete sizes are needed");
             }
-            checked_num_elements(operation);
+            check_extent(operation);
             return std::vector<std::size_t>(m_sizes.begin(), m_sizes.end());
         }
 

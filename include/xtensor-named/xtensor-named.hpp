@@ -13,10 +13,20 @@
 // (examples write `namespace xn = xt::named;`).
 
 #include "xcompat_xtensor.hpp"
+#include "xcompat_xsimd.hpp"
 #include "xerrors.hpp"
 #include "xdims.hpp"
 #include "xpartial_shape.hpp"
 #include "xbroadcast_plan.hpp"
 #include "xstrategies.hpp"
+#include "xcoords.hpp"
+#include "xshaping.hpp"
+#include "xnamed_expression.hpp"
+#include "xnamed_operators.hpp"
+#include "xnamed_math.hpp"
+#include "xnamed_reducers.hpp"
+#include "xevaluate.hpp"
+#include "xexplicit_broadcast.hpp"
+#include "xadjoint.hpp"
 
 #endif

@@ -1,0 +1,419 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XELEMENTWISE_HPP
+#define XTENSOR_NAMED_DETAIL_XELEMENTWISE_HPP
+
+// The one path of every elementwise operation on named expressions (operators, math functions,
+// xn::apply, xn::broadcast): the operands' shapes and names go to the strategy, its plan is checked
+// against the real sizes, and each operand becomes an aligned view (detail/xaligned_view.hpp) before
+// xtensor builds its own lazy xfunction over them. Nothing is evaluated, nothing copied.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <xtl/xcomplex.hpp>
+
+#include "../xbroadcast_plan.hpp"
+#include "../xcompat_xtensor.hpp"
+#include "../xnamed_expression.hpp"
+#include "../xpartial_shape.hpp"
+#include "../xshaping.hpp"
+#include "xaligned_view.hpp"
+#include "xlabel_alignment.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /// An xtensor expression that is not named: its axes are all `"?"`.
+            template <class T>
+            inline constexpr bool is_plain_expression_v = xt::is_xexpression<std::decay_t<T>>::value;
+
+            /// A named or plain expression: an operand that has axes.
+            template <class T>
+            inline constexpr bool is_array_operand_v = is_named_expression_v<T> || is_plain_expression_v<T>;
+
+            /// A number that xtensor broadcasts as a scalar.
+            template <class T>
+            inline constexpr bool is_scalar_operand_v = std::is_arithmetic<std::decay_t<T>>::value
+                                                        || xtl::is_complex<std::decay_t<T>>::value;
+
+            template <class... A>
+            inline constexpr bool any_named_v = (is_named_expression_v<A> || ...);
+
+            template <class... A>
+            inline constexpr bool all_operands_v = ((is_array_operand_v<A> || is_scalar_operand_v<A>) && ...);
+
+            template <class... A>
+            inline constexpr std::size_t array_count_v = (std::size_t(is_array_operand_v<A>) + ... + 0);
+
+            template <class T, class = void>
+            struct strategy_of
+            {
+                using type = void;
+            };
+
+            template <class T>
+            struct strategy_of<T, std::enable_if_t<is_named_expression_v<T>>>
+            {
+                using type = typename std::decay_t<T>::strategy_type;
+            };
+
+            /**
+             * The strategy of the named operands among `A...` (`Default` when there is none), and whether
+             * they all have the same one.
+             */
+            template <class Default, class... A>
+            struct common_strategy
+            {
+                using type = Default;
+                static constexpr bool any_named = false;
+                static constexpr bool agree = true;
+            };
+
+            template <class Default, class A, class... R>
+            struct common_strategy<Default, A, R...>
+            {
+                using rest = common_strategy<Default, R...>;
+                using own = typename strategy_of<A>::type;
+                using type = std::conditional_t<std::is_void<own>::value, typename rest::type, own>;
+                static constexpr bool any_named = !std::is_void<own>::value || rest::any_named;
+                static constexpr bool agree = rest::agree
+                                              && (std::is_void<own>::value || !rest::any_named
+                                                  || std::is_same<own, typename rest::type>::value);
+            };
+
+            template <class... A>
+            inline constexpr bool strategies_agree_v = common_strategy<void, A...>::agree;
+
+            /// The strategy of an operation on `A...`: that of its named operands, else xn::missing_dims.
+            template <class... A>
+            using common_strategy_t = typename common_strategy<missing_dims, A...>::type;
+
+            /// How the array operands of one operation line up: the result, and for each operand (in order)
+            /// where its axes land.
+            struct elementwise_plan
+            {
+                named::dims names;
+                view_shape_type shape;
+                std::vector<axis_map> from;
+            };
+
+            /// Plans two or more operands under `S`, left to right, each plan checked against real sizes.
+            template <class S>
+            elementwise_plan plan_operands(std::string_view operation, const std::vector<operand>& operands);
+
+            /// Result axis i of `outer` lands where axis `outer[i]` of an intermediate result came from.
+            axis_map compose(const axis_map& outer, const axis_map& inner);
+
+            /// What a strategy sees of a named or a plain expression (a plain one's axes are all "?").
+            template <class A>
+            operand operand_for(const A& a);
+
+            template <class A>
+            const axes_metadata* metadata_of(const A& a) noexcept;
+
+            /// The xtensor expression of a named operand (forwarded), or the operand itself.
+            template <class A>
+            decltype(auto) unwrap(A&& a) noexcept;
+
+            /**
+             * `make(x...)` over the operands made xtensor arguments: aligned views when two or more have
+             * axes, the expressions themselves when one does; scalars as they are. The result is named,
+             * with strategy `S`.
+             */
+            template <class S, class F, class... A>
+            auto elementwise(std::string_view operation, F&& make, A&&... args);
+
+            /// elementwise, with the operands aligned by label under `Shaping` first (SPEC §7) and what
+            /// they lack filled with `fill` (or no_fill).
+            template <class S, class Shaping, class Fill, class F, class... A>
+            auto aligned_elementwise(std::string_view operation, const Fill& fill, F&& make, A&&... args);
+
+            /**
+             * Both operands as views of the result's shape and dims (stride 0 where they are broadcast).
+             */
+            template <class S, class A, class B>
+            auto broadcast_pair(std::string_view operation, A&& a, B&& b);
+
+            /****************************************
+             * implementation of the elementwise path *
+             ****************************************/
+
+            inline axis_map compose(const axis_map& outer, const axis_map& inner)
+            {
+                axis_map result(outer.size(), named::unknown);
+                for (std::size_t i = 0; i < outer.size(); ++i)
+                {
+                    if (outer[i] != named::unknown)
+                    {
+                        result[i] = inner[static_cast<std::size_t>(outer[i])];
+                    }
+                }
+                return result;
+            }
+
+            // A strategy names itself in its refusals; the user also needs the operation that asked (SPEC §8).
+            template <class S>
+            inline broadcast_plan plan_for(std::string_view operation, const operand& a, const operand& b)
+            {
+                try
+                {
+                    return named::plan<S>(a, b);
+                }
+                catch (const named::broadcast_error& e)
+                {
+                    throw_broadcast_error(operation, "the operands do not line up: ", e.what());
+                }
+            }
+
+            template <class S>
+            inline elementwise_plan plan_operands(std::string_view operation,
+                                                  const std::vector<operand>& operands)
+            {
+                broadcast_plan p = plan_for<S>(operation, operands[0], operands[1]);
+                check_concrete_plan(operation, p, operands[0], operands[1]);
+                std::vector<axis_map> from{p.axes[0], p.axes[1]};
+                for (std::size_t k = 2; k < operands.size(); ++k)
+                {
+                    // A third operand lines up with the result of the first two, and so on.
+                    const operand so_far{p.shape, p.names};
+                    broadcast_plan next = plan_for<S>(operation, so_far, operands[k]);
+                    check_concrete_plan(operation, next, so_far, operands[k]);
+                    for (auto& f : from)
+                    {
+                        f = compose(next.axes[0], f);
+                    }
+                    from.push_back(next.axes[1]);
+                    p = std::move(next);
+                }
+                return elementwise_plan{p.names, concrete_shape(p), std::move(from)};
+            }
+
+            template <class A>
+            inline operand operand_for(const A& a)
+            {
+                if constexpr (is_named_expression_v<A>)
+                {
+                    return operand{partial_shape::of(a.shape()), a.dims()};
+                }
+                else
+                {
+                    return operand::unnamed(partial_shape::of(a.shape()));
+                }
+            }
+
+            template <class A>
+            inline const axes_metadata* metadata_of(const A& a) noexcept
+            {
+                if constexpr (is_named_expression_v<A>)
+                {
+                    return &a.metadata();
+                }
+                else
+                {
+                    return nullptr;
+                }
+            }
+
+            template <class A>
+            inline decltype(auto) unwrap(A&& a) noexcept
+            {
+                if constexpr (is_named_expression_v<A>)
+                {
+                    return std::forward<A>(a).expression();
+                }
+                else
+                {
+                    return std::forward<A>(a);
+                }
+            }
+
+            /// The position of each operand among the array operands (meaningless for a scalar).
+            template <class... A>
+            constexpr std::array<std::size_t, sizeof...(A)> array_positions() noexcept
+            {
+                constexpr bool is_array[] = {is_array_operand_v<A>..., false};
+                std::array<std::size_t, sizeof...(A)> positions{};
+                std::size_t next = 0;
+                for (std::size_t i = 0; i < sizeof...(A); ++i)
+                {
+                    positions[i] = next;
+                    next += is_array[i] ? 1 : 0;
+                }
+                return positions;
+            }
+
+            template <class A>
+            inline decltype(auto) aligned_argument(A&& a, const elementwise_plan& how, std::size_t position)
+            {
+                if constexpr (is_array_operand_v<A>)
+                {
+                    return aligned_view(unwrap(std::forward<A>(a)), how.from[position]);
+                }
+                else
+                {
+                    return std::forward<A>(a);
+                }
+            }
+
+            template <class F, class Tuple, std::size_t... I>
+            inline auto call_aligned(F&& make,
+                                     const elementwise_plan& how,
+                                     Tuple&& args,
+                                     std::index_sequence<I...>)
+            {
+                constexpr auto positions = array_positions<std::tuple_element_t<I, std::decay_t<Tuple>>...>();
+                return make(aligned_argument(std::get<I>(std::move(args)), how, positions[I])...);
+            }
+
+            template <class... A>
+            inline std::vector<operand> operands_of(const A&... args)
+            {
+                std::vector<operand> result;
+                (
+                    [&]
+                    {
+                        if constexpr (is_array_operand_v<A>)
+                        {
+                            result.push_back(operand_for(args));
+                        }
+                    }(),
+                    ...);
+                return result;
+            }
+
+            template <class... A>
+            inline std::vector<const axes_metadata*> metadata_list(const A&... args)
+            {
+                std::vector<const axes_metadata*> result;
+                (
+                    [&]
+                    {
+                        if constexpr (is_array_operand_v<A>)
+                        {
+                            result.push_back(metadata_of(args));
+                        }
+                    }(),
+                    ...);
+                return result;
+            }
+
+            /// The metadata of the one array operand of an operation that needs no plan.
+            template <class A, class... R>
+            inline axes_metadata single_metadata(const A& a, const R&... rest)
+            {
+                if constexpr (is_named_expression_v<A>)
+                {
+                    return a.metadata();
+                }
+                else if constexpr (is_plain_expression_v<A>)
+                {
+                    return axes_metadata{named::dims::unnamed(a.dimension()), named::coords()};
+                }
+                else
+                {
+                    return single_metadata(rest...);
+                }
+            }
+
+            template <class S, class F, class... A>
+            inline auto elementwise(std::string_view operation, F&& make, A&&... args)
+            {
+                return aligned_elementwise<S, shaping_of_t<S>>(operation,
+                                                               no_fill{},
+                                                               std::forward<F>(make),
+                                                               std::forward<A>(args)...);
+            }
+
+            template <class S, class Shaping, class Fill, class F, class... A>
+            inline auto
+            aligned_elementwise(std::string_view operation, const Fill& fill, F&& make, A&&... args)
+            {
+                if constexpr (array_count_v<A...> <= 1)
+                {
+                    // One operand with axes lines up with nothing: it keeps its axes, unviewed.
+                    auto metadata = single_metadata(args...);
+                    auto expression = make(unwrap(std::forward<A>(args))...);
+                    return xnamed<decltype(expression), S>(std::move(expression), std::move(metadata));
+                }
+                else
+                {
+                    // The operands aligned by label (SPEC §7) go the way unlabelled operands go.
+                    const auto planned = [&](auto&&... operands)
+                    {
+                        const auto how = plan_operands<S>(operation, operands_of(operands...));
+                        const auto each = metadata_list(operands...);
+                        auto metadata = combine_axes(operation, how.names, how.shape, each, how.from);
+                        auto expression =
+                            call_aligned(std::forward<F>(make),
+                                         how,
+                                         std::forward_as_tuple(std::forward<decltype(operands)>(operands)...),
+                                         std::index_sequence_for<decltype(operands)...>{});
+                        return xnamed<decltype(expression), S>(std::move(expression), std::move(metadata));
+                    };
+                    return std::apply(planned,
+                                      align_operands<Shaping>(operation, fill, std::forward<A>(args)...));
+                }
+            }
+
+            /// An lvalue as a const lvalue; an rvalue, that the view takes over, as it is.
+            template <class T>
+            inline decltype(auto) read_only(T&& t) noexcept
+            {
+                if constexpr (std::is_lvalue_reference<T>::value)
+                {
+                    return std::as_const(t);
+                }
+                else
+                {
+                    return std::forward<T>(t);
+                }
+            }
+
+            template <class S, class A, class B>
+            inline auto broadcast_pair(std::string_view operation, A&& a, B&& b)
+            {
+                const auto planned = [&](auto&& aligned_a, auto&& aligned_b)
+                {
+                    using AA = decltype(aligned_a);
+                    using AB = decltype(aligned_b);
+                    const auto how = plan_operands<S>(operation, operands_of(aligned_a, aligned_b));
+                    // Both views show the result's axes, and so the labels both operands bring to them.
+                    const auto both = metadata_list(aligned_a, aligned_b);
+                    auto metadata_a = combine_axes(operation, how.names, how.shape, both, how.from);
+                    auto metadata_b = metadata_a;
+                    // An lvalue is seen through a read-only view: its elements appear more than once.
+                    auto view_a = broadcast_view(read_only(unwrap(std::forward<AA>(aligned_a))),
+                                                 how.from[0],
+                                                 how.shape);
+                    auto view_b = broadcast_view(read_only(unwrap(std::forward<AB>(aligned_b))),
+                                                 how.from[1],
+                                                 how.shape);
+                    return std::make_pair(
+                        xnamed<decltype(view_a), S>(std::move(view_a), std::move(metadata_a)),
+                        xnamed<decltype(view_b), S>(std::move(view_b), std::move(metadata_b)));
+                };
+                using shaping = shaping_of_t<S>;
+                return std::apply(
+                    planned,
+                    align_operands<shaping>(operation, no_fill{}, std::forward<A>(a), std::forward<B>(b)));
+            }
+        }
+    }
+}
+
+#endif

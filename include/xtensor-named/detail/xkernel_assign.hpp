@@ -1,0 +1,570 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XKERNEL_ASSIGN_HPP
+#define XTENSOR_NAMED_DETAIL_XKERNEL_ASSIGN_HPP
+
+// The entry point of the kernels (SPEC §6): try_kernel_assign(out, e) evaluates a plain xtensor
+// expression into `out` as `xt::noalias(out) = e` does, when the kernels cover it, and returns false,
+// having touched nothing, when they do not (the caller then uses xtensor's assignment).
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "../xcompat_xtensor.hpp"
+#include "xkernel_expression.hpp"
+#include "xkernel_layout.hpp"
+#include "xkernel_loops.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /**
+             * Evaluates `e` into `out` as `xt::noalias(out) = e` does (resizing `out` if needed) with the
+             * library's kernels and returns true; returns false without touching `out` when the kernels
+             * do not cover the pair: then assign with xtensor.
+             *
+             * Covered: `out` an xtensor container or strided view of float or double, `e` an elementwise
+             * expression of + - * / and unary -/+ over containers, strided views, scalars and
+             * xt::broadcast of these (all of `out`'s element type), a materialising xt::broadcast or a
+             * plain copy of such an operand, or a lazy xt::sum over axes of such an expression.
+             * Elementwise values equal xtensor's bit for bit; sums too, except when the innermost axis
+             * is summed (then lanes are summed apart: see lane_sum_sink).
+             * An `out` that shares memory with an operand is evaluated through a temporary.
+             */
+            template <class O, class E>
+            bool try_kernel_assign(O& out, const E& e);
+
+            /// Whether `O` is an output the kernels write: a float or double array with a data pointer.
+            template <class O, class = void>
+            struct is_kernel_output : std::false_type
+            {
+            };
+
+            template <class O>
+            struct is_kernel_output<O,
+                                    std::void_t<decltype(std::declval<O&>().data()),
+                                                decltype(std::declval<const O&>().data_offset()),
+                                                decltype(std::declval<const O&>().strides()),
+                                                decltype(std::declval<const O&>().shape()),
+                                                typename O::value_type>>
+                : std::bool_constant<(std::is_same<typename O::value_type, float>::value
+                                      || std::is_same<typename O::value_type, double>::value)
+                                     && std::is_same<decltype(std::declval<O&>().data()),
+                                                     typename O::value_type*>::value>
+            {
+            };
+
+            /// Whether the kernels evaluate `E` elementwise into elements of type `T`.
+            template <class T, class E>
+            inline constexpr bool is_kernel_elementwise_v = kernel_node<T, E>::supported
+                                                            && !xt::is_xscalar<std::decay_t<E>>::value;
+
+            /// Whether the kernels cover `xt::noalias(out) = e` for an `out` of type `O`.
+            template <class O, class E>
+            inline constexpr bool is_kernel_assignable_v
+                = is_kernel_output<O>::value
+                  && (is_kernel_elementwise_v<typename O::value_type, E>
+                      || kernel_reduction<typename O::value_type, std::decay_t<E>>::supported);
+
+            /// Whether `O` can be resized to a shape of `rank` axes as xtensor's assignment resizes it.
+            template <class O>
+            struct kernel_resizable
+            {
+                static constexpr bool possible = false;
+
+                static bool accepts(std::size_t)
+                {
+                    return false;
+                }
+            };
+
+            template <class EC, xt::layout_type L, class SC, class Tag>
+            struct kernel_resizable<xt::xarray_container<EC, L, SC, Tag>>
+            {
+                static constexpr bool possible = true;
+
+                static bool accepts(std::size_t)
+                {
+                    return true;
+                }
+            };
+
+            template <class EC, std::size_t N, xt::layout_type L, class Tag>
+            struct kernel_resizable<xt::xtensor_container<EC, N, L, Tag>>
+            {
+                static constexpr bool possible = true;
+
+                static bool accepts(std::size_t rank)
+                {
+                    return rank == N;
+                }
+            };
+
+            /**
+             * Walks the leaves of an expression in order and fills operands 1, 2, ... of a layout with
+             * their strides in the layout's index space, keeping their pointers and memory spans.
+             */
+            template <class T, std::size_t L>
+            class kernel_collector
+            {
+            public:
+
+                static constexpr std::size_t slots = L == 0 ? 1 : L;
+
+                kernel_collector(kernel_layout& layout, std::size_t first_operand)
+                    : m_layout(layout)
+                    , m_operand(first_operand)
+                {
+                }
+
+                template <class S, class St>
+                void strided(const T* data, const S& shape, const St& strides)
+                {
+                    if (m_leaf >= L)
+                    {
+                        m_ok = false;
+                        return;
+                    }
+                    m_ok = m_ok && m_layout.set_right_aligned(m_operand, shape, strides);
+                    m_pointer[m_leaf] = data;
+                    m_span[m_leaf] = span_of(shape, strides);
+                    ++m_leaf;
+                    ++m_operand;
+                }
+
+                void scalar(T value)
+                {
+                    if (m_leaf >= L)
+                    {
+                        m_ok = false;
+                        return;
+                    }
+                    m_scalar[m_leaf] = value;
+                    // Stride 0 along every axis: the layout's strides start at 0.
+                    m_pointer[m_leaf] = &m_scalar[m_leaf];
+                    m_span[m_leaf] = memory_span{};
+                    ++m_leaf;
+                    ++m_operand;
+                }
+
+                /// Whether every leaf fits the layout's shape.
+                bool ok() const noexcept
+                {
+                    return m_ok && m_leaf == L;
+                }
+
+                const std::array<const T*, slots>& pointers() const noexcept
+                {
+                    return m_pointer;
+                }
+
+                /// Whether a leaf shares memory with `[data + span.low, data + span.high]`.
+                bool overlaps_with(const T* data, const memory_span& span) const noexcept
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        if (overlaps(m_pointer[k], m_span[k], data, span))
+                        {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+
+                /// Whether every leaf that shares memory with the output (operand 0) reads exactly the
+                /// element it writes: then evaluating in place is safe.
+                bool reads_in_place(const T* data, const memory_span& span) const noexcept
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        if (!overlaps(m_pointer[k], m_span[k], data, span))
+                        {
+                            continue;
+                        }
+                        const std::size_t operand = m_operand - L + k;
+                        if (m_pointer[k] + m_layout.offset(operand) != data + m_layout.offset(0))
+                        {
+                            return false;
+                        }
+                        for (std::size_t a = 0; a < m_layout.rank(); ++a)
+                        {
+                            if (m_layout.stride(a, operand) != m_layout.stride(a, 0))
+                            {
+                                return false;
+                            }
+                        }
+                    }
+                    return true;
+                }
+
+            private:
+
+                kernel_layout& m_layout;
+                std::size_t m_operand;
+                std::size_t m_leaf = 0;
+                bool m_ok = true;
+                std::array<const T*, slots> m_pointer{};
+                std::array<memory_span, slots> m_span{};
+                // Scalars live here for the duration of the evaluation; the leaves point to them.
+                std::array<T, slots> m_scalar{};
+            };
+
+            template <class S>
+            inline kernel_sizes kernel_shape(const S& shape)
+            {
+                return kernel_sizes(shape.begin(), shape.end());
+            }
+
+            /// Resizes `out` to `shape` as xtensor's assignment does; only called where kernel_resizable accepts.
+            template <class O>
+            inline void kernel_resize(O& out, const kernel_sizes& shape)
+            {
+                if constexpr (kernel_resizable<O>::possible)
+                {
+                    auto new_shape = xtl::make_sequence<typename O::shape_type>(shape.size(), std::size_t(0));
+                    std::copy(shape.begin(), shape.end(), new_shape.begin());
+                    out.resize(std::move(new_shape));
+                }
+                else
+                {
+                    static_cast<void>(out);
+                    static_cast<void>(shape);
+                }
+            }
+
+            /// Where `out` already has `shape`, or can be resized to it: false when the kernels must leave it.
+            template <class O>
+            inline bool kernel_output_fits(const O& out, const kernel_sizes& shape, bool& resize)
+            {
+                const auto& current = out.shape();
+                resize = !(current.size() == shape.size() && std::equal(shape.begin(), shape.end(), current.begin()));
+                return !resize || kernel_resizable<O>::accepts(shape.size());
+            }
+
+            /// out = copy of `source`, both of `shape`, through the elementwise kernel.
+            template <class O, class T>
+            inline void kernel_copy(O& out, const xt::xarray<T>& source)
+            {
+                kernel_layout layout(kernel_shape(source.shape()), 2);
+                layout.set_right_aligned(0, out.shape(), out.strides());
+                layout.set_right_aligned(1, source.shape(), source.strides());
+                std::array<const T*, 1> leaves{source.data()};
+                run_elementwise<kernel_leaf<T, xt::xarray<T>>, T, 1>(layout,
+                                                                    out.data() + out.data_offset(),
+                                                                    leaves);
+            }
+
+            /// Runs `evaluate(data, strides)` on `out`, or on a temporary copied into `out` afterwards when
+            /// `out` shares memory with an operand, resizing `out` first or after as needed.
+            template <class O, class F>
+            inline void kernel_evaluate_into(O& out,
+                                             const kernel_sizes& shape,
+                                             bool resize,
+                                             bool through_temporary,
+                                             F&& evaluate)
+            {
+                using value_type = typename O::value_type;
+                if (through_temporary)
+                {
+                    xt::xarray<value_type> temporary = xt::xarray<value_type>::from_shape(shape);
+                    evaluate(temporary.data(), temporary.strides());
+                    if (resize)
+                    {
+                        kernel_resize(out, shape);
+                    }
+                    kernel_copy(out, temporary);
+                    return;
+                }
+                if (resize)
+                {
+                    kernel_resize(out, shape);
+                }
+                evaluate(out.data() + out.data_offset(), out.strides());
+            }
+
+            template <class O, class E>
+            inline bool kernel_assign_elementwise(O& out, const E& e)
+            {
+                using value_type = typename O::value_type;
+                using node = kernel_node<value_type, E>;
+                constexpr std::size_t leaves = node::leaves;
+
+                const kernel_sizes shape = kernel_shape(e.shape());
+                bool resize = false;
+                if (!kernel_output_fits(out, shape, resize))
+                {
+                    return false;
+                }
+                kernel_layout layout(shape, leaves + 1);
+                kernel_collector<value_type, leaves> collector(layout, 1);
+                node::collect(e, collector);
+                if (!collector.ok())
+                {
+                    return false;
+                }
+
+                const value_type* out_data = out.data() + out.data_offset();
+                const memory_span out_span = span_of(out.shape(), out.strides());
+                bool through_temporary = false;
+                if (collector.overlaps_with(out_data, out_span))
+                {
+                    // In place (out = out + b) is safe only where the output does not move and every
+                    // shared leaf reads the element being written.
+                    through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides())
+                                        || !collector.reads_in_place(out_data, out_span);
+                }
+                kernel_evaluate_into(out,
+                                     shape,
+                                     resize,
+                                     through_temporary,
+                                     [&](value_type* data, const auto& strides)
+                                     {
+                                         kernel_layout run_layout = layout;
+                                         run_layout.set_right_aligned(0, shape, strides);
+                                         run_elementwise<node, value_type, leaves>(run_layout,
+                                                                                   data,
+                                                                                   collector.pointers());
+                                     });
+                return true;
+            }
+
+            /// The expression under every sum of a nest.
+            template <class T, class E>
+            inline const auto& kernel_innermost(const E& e)
+            {
+                if constexpr (kernel_reduction<T, E>::supported)
+                {
+                    return kernel_innermost<T>(e.expression());
+                }
+                else
+                {
+                    return e;
+                }
+            }
+
+            /// Which axes of its input a reducer sums: rebuilds it on an input whose sizes 2, 3, ... name
+            /// the axes and reads which sizes its shape lost (or set to 1 with keep_dims).
+            template <class R>
+            inline bool kernel_reduced_axes(const R& reducer, std::size_t rank, bool keep_dims, xt::svector<bool, 8>& reduced)
+            {
+                using value_type = typename R::value_type;
+                xt::svector<std::size_t, 8> probe_shape(rank);
+                for (std::size_t a = 0; a < rank; ++a)
+                {
+                    probe_shape[a] = a + 2;
+                }
+                const auto rebuilt = reducer.build_reducer(xt::broadcast(value_type(0), probe_shape));
+                const auto& probe_result = rebuilt.shape();
+                reduced.assign(rank, true);
+                if (keep_dims)
+                {
+                    if (probe_result.size() != rank)
+                    {
+                        return false;
+                    }
+                    for (std::size_t a = 0; a < rank; ++a)
+                    {
+                        reduced[a] = probe_result[a] == 1;
+                    }
+                    return true;
+                }
+                std::size_t kept = 0;
+                for (std::size_t a = 0; a < rank && kept < probe_result.size(); ++a)
+                {
+                    if (probe_result[kept] == a + 2)
+                    {
+                        reduced[a] = false;
+                        ++kept;
+                    }
+                }
+                return kept == probe_result.size();
+            }
+
+            /// Marks an axis of a nested sum's input that is no axis of the innermost expression: a
+            /// size-1 axis an inner sum kept.
+            inline constexpr std::size_t kernel_phantom_axis = static_cast<std::size_t>(-1);
+
+            /**
+             * Describes the nest of sums `e` as sum_stages, innermost first, in the index space of the
+             * innermost expression (of shape `shape`). `space` ends as the axes of `e`'s result: for each,
+             * the axis of the innermost expression it is, or kernel_phantom_axis. False where the nest is
+             * not what the kernels expect.
+             */
+            template <class T, class E>
+            inline bool kernel_describe_sums(const E& e,
+                                             const kernel_sizes& shape,
+                                             std::vector<sum_stage<T>>& stages,
+                                             kernel_sizes& space)
+            {
+                using reduction = kernel_reduction<T, E>;
+                const auto& input = e.expression();
+                if constexpr (reduction::inner::supported)
+                {
+                    if (!kernel_describe_sums<T>(input, shape, stages, space))
+                    {
+                        return false;
+                    }
+                }
+                else
+                {
+                    space.resize(shape.size());
+                    for (std::size_t a = 0; a < shape.size(); ++a)
+                    {
+                        space[a] = a;
+                    }
+                }
+                const kernel_sizes input_shape = kernel_shape(input.shape());
+                const std::size_t rank = input_shape.size();
+                if (rank != space.size())
+                {
+                    return false;
+                }
+                xt::svector<bool, 8> reduced;
+                if (!kernel_reduced_axes(e, rank, reduction::keep_dims, reduced))
+                {
+                    return false;
+                }
+                sum_stage<T> stage;
+                stage.init = e.functors().get_init()();
+                if constexpr (reduction::has_initial_value)
+                {
+                    stage.has_initial = true;
+                    stage.initial = e.options().initial_value;
+                }
+                kernel_sizes result_space;
+                for (std::size_t a = 0; a < rank; ++a)
+                {
+                    const bool phantom = space[a] == kernel_phantom_axis;
+                    const std::size_t expected = phantom ? 1 : shape[space[a]];
+                    if (input_shape[a] != expected)
+                    {
+                        return false;
+                    }
+                    stage.empty_input = stage.empty_input || input_shape[a] == 0;
+                    if (reduced[a])
+                    {
+                        stage.levels.push_back(sum_level{phantom ? 0 : space[a], input_shape[a], phantom});
+                        if (reduction::keep_dims)
+                        {
+                            result_space.push_back(kernel_phantom_axis);
+                        }
+                    }
+                    else
+                    {
+                        result_space.push_back(space[a]);
+                    }
+                }
+                stages.push_back(std::move(stage));
+                space = std::move(result_space);
+                return true;
+            }
+
+            template <class O, class E>
+            inline bool kernel_assign_sums(O& out, const E& e)
+            {
+                using value_type = typename O::value_type;
+                using reduction = kernel_reduction<value_type, std::decay_t<E>>;
+                using node = typename reduction::node;
+                constexpr std::size_t leaves = node::leaves;
+
+                const auto& innermost = kernel_innermost<value_type>(e);
+                const kernel_sizes input_shape = kernel_shape(innermost.shape());
+                const kernel_sizes shape = kernel_shape(e.shape());
+                std::vector<sum_stage<value_type>> stages;
+                kernel_sizes space;
+                if (!kernel_describe_sums<value_type>(e, input_shape, stages, space) || space.size() != shape.size())
+                {
+                    return false;
+                }
+                std::reverse(stages.begin(), stages.end());
+                for (std::size_t q = 0; q < shape.size(); ++q)
+                {
+                    const std::size_t expected = space[q] == kernel_phantom_axis ? 1 : input_shape[space[q]];
+                    if (shape[q] != expected)
+                    {
+                        return false;
+                    }
+                }
+                bool resize = false;
+                if (!kernel_output_fits(out, shape, resize))
+                {
+                    return false;
+                }
+                kernel_layout layout(input_shape, leaves + 1);
+                kernel_collector<value_type, leaves> collector(layout, 1);
+                node::collect(innermost, collector);
+                if (!collector.ok())
+                {
+                    return false;
+                }
+                const bool through_temporary = collector.overlaps_with(out.data() + out.data_offset(),
+                                                                       span_of(out.shape(), out.strides()));
+                const bool empty_output = std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
+                kernel_evaluate_into(out,
+                                     shape,
+                                     resize,
+                                     through_temporary && !empty_output,
+                                     [&](value_type* data, const auto& strides)
+                                     {
+                                         if (empty_output)
+                                         {
+                                             return;
+                                         }
+                                         kernel_layout run_layout = layout;
+                                         for (std::size_t a = 0; a < run_layout.rank(); ++a)
+                                         {
+                                             run_layout.stride(a, 0) = 0;
+                                         }
+                                         for (std::size_t q = 0; q < shape.size(); ++q)
+                                         {
+                                             if (space[q] != kernel_phantom_axis && shape[q] != 1)
+                                             {
+                                                 run_layout.stride(space[q], 0) = static_cast<kernel_index>(strides[q]);
+                                             }
+                                         }
+                                         run_sums<node, value_type, leaves>(run_layout, stages, data, collector.pointers());
+                                     });
+                return true;
+            }
+
+            template <class O, class E>
+            inline bool try_kernel_assign(O& out, const E& e)
+            {
+                if constexpr (!is_kernel_output<O>::value)
+                {
+                    return false;
+                }
+                else
+                {
+                    using value_type = typename O::value_type;
+                    if constexpr (kernel_reduction<value_type, std::decay_t<E>>::supported)
+                    {
+                        return kernel_assign_sums(out, e);
+                    }
+                    else if constexpr (is_kernel_elementwise_v<value_type, E>)
+                    {
+                        return kernel_assign_elementwise(out, e);
+                    }
+                    else
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,805 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XKERNEL_LOOPS_HPP
+#define XTENSOR_NAMED_DETAIL_XKERNEL_LOOPS_HPP
+
+// The loops of the kernels (SPEC §6, issue 5): scalar loops over the outer axes, and along the innermost
+// axis runs of elements evaluated in SIMD batches (see xkernel_row.hpp for the leaves), the elements
+// after the last whole batch one by one. Sums over outer axes add whole runs into rows of partial sums,
+// in the order xtensor's reducer adds them.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "../xcompat_xsimd.hpp"
+#include "xkernel_expression.hpp"
+#include "xkernel_layout.hpp"
+#include "xkernel_row.hpp"
+
+#ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
+// Outputs from this size on are written with streaming stores, which skip reading the output's cache
+// lines before writing them. Measured on an AMD EPYC (Zen 3, 32 MiB L3): faster from 8 to 16 MiB on,
+// slower below (the output no longer stays in the cache for whatever reads it next). Define the macro
+// to another size, or to SIZE_MAX to turn streaming off.
+#define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(12) << 20)
+#endif
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /// Writes the values of a run to consecutive elements.
+            template <class T>
+            struct store_sink
+            {
+                T* dst;
+
+                void put(std::size_t i, const simd::batch<T>& value) noexcept
+                {
+                    simd::batch_traits<T>::store(dst + i, value);
+                }
+
+                void put_scalar(std::size_t i, T value) noexcept
+                {
+                    dst[i] = value;
+                }
+            };
+
+            /// Adds the values of a run to consecutive partial sums: acc = acc + value, as xtensor's reducer.
+            template <class T>
+            struct accumulate_sink
+            {
+                T* acc;
+
+                void put(std::size_t i, const simd::batch<T>& value) noexcept
+                {
+                    using traits = simd::batch_traits<T>;
+                    traits::store(acc + i, traits::load(acc + i) + value);
+                }
+
+                void put_scalar(std::size_t i, T value) noexcept
+                {
+                    acc[i] = acc[i] + value;
+                }
+            };
+
+            /**
+             * Sums the values of a run: lane by lane first, then the lanes, then the elements after the
+             * last whole batch in order. Not xtensor's association (one element after the other): the
+             * tests bound the difference.
+             */
+            template <class T>
+            struct lane_sum_sink
+            {
+                simd::batch<T> lanes = simd::batch_traits<T>::splat(T(0));
+                std::array<T, simd::batch_size<T>> tail{};
+                std::size_t tail_count = 0;
+
+                void put(std::size_t, const simd::batch<T>& value) noexcept
+                {
+                    lanes = lanes + value;
+                }
+
+                void put_scalar(std::size_t, T value) noexcept
+                {
+                    tail[tail_count++] = value;
+                }
+
+                T total(T init) const noexcept
+                {
+                    T result = init + simd::batch_traits<T>::sum_lanes(lanes);
+                    for (std::size_t i = 0; i < tail_count; ++i)
+                    {
+                        result = result + tail[i];
+                    }
+                    return result;
+                }
+            };
+
+            /// Evaluates `Node` on elements [0, count) of `row` into `sink`: whole batches, then one by one.
+            template <class Node, class Row, class Sink>
+            void eval_run(const Row& row, std::size_t count, Sink& sink) noexcept;
+
+            /// Evaluates `Node` on elements [0, count) of `row` into `dst` with streaming stores: one by
+            /// one up to the first element aligned for them, then whole batches, then one by one.
+            template <class Node, class Row, class T>
+            void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept;
+
+            /**
+             * Calls `f(position)` for every index along `axes` (the last one fastest), `position` holding
+             * for every operand the offset of the current element: starts at `start`, steps by the
+             * layout's strides. No call when one of the axes is empty; one when `axes` is empty.
+             */
+            template <std::size_t N, class F>
+            void for_each_position(const kernel_layout& layout,
+                                   const kernel_sizes& axes,
+                                   const std::array<kernel_index, N>& start,
+                                   F&& f);
+
+            /**
+             * out = Node(leaves), elementwise. `layout` has the output as operand 0 and leaf k as operand
+             * k + 1; `out` and `leaves` are the pointers its offsets start from. Reorders and merges the
+             * layout's axes.
+             */
+            template <class Node, class T, std::size_t L>
+            void run_elementwise(kernel_layout& layout, T* out, const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
+
+            /// One axis a nested sum runs along: a layout axis, or an axis of size 1 that an inner sum
+            /// kept (keep_dims) and that has no stride.
+            struct sum_level
+            {
+                std::size_t axis = 0;
+                std::size_t size = 1;
+                bool phantom = false;
+            };
+
+            /**
+             * One xt::sum of a nest, as the loops run it. xtensor's reducer gives for each element:
+             * with no axis, `value_of_nothing() + x`; over an empty input, `value_of_nothing()`;
+             * otherwise the sum along the last level from `init`, one element after the other, merged
+             * with + along the other levels in order, and `initial + result` when it has one.
+             */
+            template <class T>
+            struct sum_stage
+            {
+                xt::svector<sum_level, 4> levels;
+                T init = T(0);
+                bool has_initial = false;
+                T initial = T(0);
+                bool empty_input = false;
+
+                T value_of_nothing() const noexcept
+                {
+                    return has_initial ? initial : init;
+                }
+            };
+
+            /**
+             * out = nested sums of Node(leaves): `stages[0]` is the outermost sum, the last one sums
+             * Node. `layout` is the index space of Node's operands, with the output as operand 0
+             * (stride 0 along every summed axis) and leaf k as operand k + 1. Every association is
+             * xtensor's, except where the innermost axis is summed: its runs are summed lane by lane
+             * (see lane_sum_sink).
+             */
+            template <class Node, class T, std::size_t L>
+            void run_sums(const kernel_layout& layout,
+                          const std::vector<sum_stage<T>>& stages,
+                          T* out,
+                          const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
+
+            /****************************
+             * runs implementation      *
+             ****************************/
+
+            template <class Node, class Row, class Sink>
+            inline void eval_run(const Row& row, std::size_t count, Sink& sink) noexcept
+            {
+                using T = typename Node::value_type;
+                constexpr std::size_t width = simd::batch_size<T>;
+                // Local copies: SIMD stores may alias anything, so the compiler would otherwise reload
+                // the row's pointers and the sink's state after every store.
+                const Row local_row = row;
+                Sink local_sink = sink;
+                std::size_t i = 0;
+                // Four batches a step: the loads of one batch overlap the arithmetic of another.
+                for (; i + 4 * width <= count; i += 4 * width)
+                {
+                    const simd::batch<T> v0 = Node::template load<0>(local_row, i);
+                    const simd::batch<T> v1 = Node::template load<0>(local_row, i + width);
+                    const simd::batch<T> v2 = Node::template load<0>(local_row, i + 2 * width);
+                    const simd::batch<T> v3 = Node::template load<0>(local_row, i + 3 * width);
+                    local_sink.put(i, v0);
+                    local_sink.put(i + width, v1);
+                    local_sink.put(i + 2 * width, v2);
+                    local_sink.put(i + 3 * width, v3);
+                }
+                for (; i + width <= count; i += width)
+                {
+                    local_sink.put(i, Node::template load<0>(local_row, i));
+                }
+                for (; i < count; ++i)
+                {
+                    local_sink.put_scalar(i, Node::template load_scalar<0>(local_row, i));
+                }
+                sink = local_sink;
+            }
+
+            template <class Node, class Row, class T>
+            inline void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept
+            {
+                using traits = simd::batch_traits<T>;
+                constexpr std::size_t width = simd::batch_size<T>;
+                constexpr std::size_t alignment = sizeof(simd::batch<T>);
+                const Row local_row = row;
+                T* const local_dst = dst;
+                const auto address = reinterpret_cast<std::uintptr_t>(local_dst);
+                std::size_t head = ((alignment - address % alignment) % alignment) / sizeof(T);
+                head = address % sizeof(T) != 0 ? count : std::min(head, count);
+                std::size_t i = 0;
+                for (; i < head; ++i)
+                {
+                    local_dst[i] = Node::template load_scalar<0>(local_row, i);
+                }
+                for (; i + width <= count; i += width)
+                {
+                    traits::stream(local_dst + i, Node::template load<0>(local_row, i));
+                }
+                for (; i < count; ++i)
+                {
+                    local_dst[i] = Node::template load_scalar<0>(local_row, i);
+                }
+            }
+
+            template <std::size_t N, class F>
+            inline void for_each_position(const kernel_layout& layout,
+                                          const kernel_sizes& axes,
+                                          const std::array<kernel_index, N>& start,
+                                          F&& f)
+            {
+                for (std::size_t axis : axes)
+                {
+                    if (layout.size(axis) == 0)
+                    {
+                        return;
+                    }
+                }
+                std::array<kernel_index, N> position = start;
+                kernel_sizes index(axes.size(), 0);
+                while (true)
+                {
+                    f(position);
+                    std::size_t d = axes.size();
+                    while (true)
+                    {
+                        if (d == 0)
+                        {
+                            return;
+                        }
+                        --d;
+                        const std::size_t axis = axes[d];
+                        if (++index[d] < layout.size(axis))
+                        {
+                            for (std::size_t k = 0; k < N; ++k)
+                            {
+                                position[k] += layout.stride(axis, k);
+                            }
+                            break;
+                        }
+                        // Back to index 0 along this axis, one step along the next outer one.
+                        const auto back = static_cast<kernel_index>(index[d] - 1);
+                        for (std::size_t k = 0; k < N; ++k)
+                        {
+                            position[k] -= back * layout.stride(axis, k);
+                        }
+                        index[d] = 0;
+                    }
+                }
+            }
+
+            /// The strides of the leaves (operands 1 to L) along the layout's innermost axis.
+            template <std::size_t L>
+            inline std::array<kernel_index, (L == 0 ? 1 : L)> run_strides(const kernel_layout& layout)
+            {
+                std::array<kernel_index, (L == 0 ? 1 : L)> result{};
+                for (std::size_t k = 0; layout.rank() > 0 && k < L; ++k)
+                {
+                    result[k] = layout.stride(layout.rank() - 1, k + 1);
+                }
+                return result;
+            }
+
+            /// The runs of an elementwise evaluation, from `source`'s rows.
+            template <class Node, class T, std::size_t L, class Source>
+            inline void run_rows(const kernel_layout& layout,
+                                 T* out,
+                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves,
+                                 Source& source)
+            {
+                constexpr std::size_t slots = L == 0 ? 1 : L;
+                const std::size_t inner = layout.rank() - 1;
+                const std::size_t length = layout.size(inner);
+                const kernel_index out_stride = layout.stride(inner, 0);
+                const bool scatter = out_stride != 1;
+                const bool streaming = !scatter && simd::batch_traits<T>::can_stream
+                                       && layout.element_count() * sizeof(T) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
+                const std::size_t chunk = scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
+                std::vector<T> scattered(scatter ? chunk : 0);
+
+                kernel_sizes outer(inner);
+                for (std::size_t a = 0; a < inner; ++a)
+                {
+                    outer[a] = a;
+                }
+                std::array<kernel_index, L + 1> start;
+                for (std::size_t k = 0; k <= L; ++k)
+                {
+                    start[k] = layout.offset(k);
+                }
+                typename Source::row_type row{};
+                std::array<const T*, slots> run_start{};
+                const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
+                                  {
+                                      for (std::size_t k = 0; k < L; ++k)
+                                      {
+                                          run_start[k] = leaves[k] + position[k + 1];
+                                      }
+                                      T* out_run = out + position[0];
+                                      for (std::size_t first = 0; first < length; first += chunk)
+                                      {
+                                          const std::size_t count = std::min(chunk, length - first);
+                                          source.prepare(run_start, first, count, row);
+                                          if (streaming)
+                                          {
+                                              eval_run_streaming<Node>(row, count, out_run + first);
+                                          }
+                                          else if (!scatter)
+                                          {
+                                              store_sink<T> sink{out_run + first};
+                                              eval_run<Node>(row, count, sink);
+                                          }
+                                          else
+                                          {
+                                              store_sink<T> sink{scattered.data()};
+                                              eval_run<Node>(row, count, sink);
+                                              T* dst = out_run + static_cast<kernel_index>(first) * out_stride;
+                                              for (std::size_t j = 0; j < count; ++j)
+                                              {
+                                                  dst[static_cast<kernel_index>(j) * out_stride] = scattered[j];
+                                              }
+                                          }
+                                      }
+                                  };
+                if (inner == 1)
+                {
+                    // One outer axis, the most common layout after coalescing: a plain loop, whose cost
+                    // per run matters for short runs.
+                    std::array<kernel_index, L + 1> position = start;
+                    for (std::size_t r = 0; r < layout.size(0); ++r)
+                    {
+                        one_run(position);
+                        for (std::size_t k = 0; k <= L; ++k)
+                        {
+                            position[k] += layout.stride(0, k);
+                        }
+                    }
+                }
+                else
+                {
+                    for_each_position(layout, outer, start, one_run);
+                }
+                if (streaming)
+                {
+                    simd::stream_fence();
+                }
+            }
+
+            template <class Node, class T, std::size_t L>
+            inline void run_elementwise(kernel_layout& layout, T* out, const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
+            {
+                if (layout.element_count() == 0)
+                {
+                    return;
+                }
+                layout.drop_unit_axes();
+                layout.make_positive(0);
+                layout.sort_axes_by(0);
+                layout.coalesce();
+                if (layout.rank() == 0)
+                {
+                    kernel_row<T, L> row{};
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        row.ptr[k] = leaves[k] + layout.offset(k + 1);
+                        row.mask[k] = 0;
+                    }
+                    out[layout.offset(0)] = Node::template load_scalar<0>(row, 0);
+                    return;
+                }
+                with_kernel_source<T, L>(run_strides<L>(layout),
+                                         [&](auto& source)
+                                         {
+                                             run_rows<Node, T, L>(layout, out, leaves, source);
+                                         });
+            }
+
+            /// dst[j] = value + dst[j] for j in [0, count).
+            template <class T>
+            inline void add_in_front(T value, T* dst, std::size_t count) noexcept
+            {
+                using traits = simd::batch_traits<T>;
+                constexpr std::size_t width = simd::batch_size<T>;
+                const simd::batch<T> front = traits::splat(value);
+                std::size_t j = 0;
+                for (; j + width <= count; j += width)
+                {
+                    traits::store(dst + j, front + traits::load(dst + j));
+                }
+                for (; j < count; ++j)
+                {
+                    dst[j] = value + dst[j];
+                }
+            }
+
+            /// dst[j] = dst[j] + src[j] for j in [0, count): the merge of two partial sums.
+            template <class T>
+            inline void add_rows(T* dst, const T* src, std::size_t count) noexcept
+            {
+                using traits = simd::batch_traits<T>;
+                constexpr std::size_t width = simd::batch_size<T>;
+                std::size_t j = 0;
+                for (; j + width <= count; j += width)
+                {
+                    traits::store(dst + j, traits::load(dst + j) + traits::load(src + j));
+                }
+                for (; j < count; ++j)
+                {
+                    dst[j] = dst[j] + src[j];
+                }
+            }
+
+            /// A leaf read from a buffer: the node of a run of values already computed.
+            template <class T>
+            using kernel_buffer_node = kernel_leaf<T, xt::xscalar<T>>;
+
+            template <class Node, class T, std::size_t L, class Source>
+            class sum_runner
+            {
+            public:
+
+                static constexpr std::size_t slots = L == 0 ? 1 : L;
+                using position_type = std::array<kernel_index, L + 1>;
+
+                sum_runner(const kernel_layout& layout,
+                           const std::vector<sum_stage<T>>& stages,
+                           T* out,
+                           const std::array<const T*, slots>& leaves,
+                           Source& source)
+                    : m_layout(layout)
+                    , m_stages(stages)
+                    , m_out(out)
+                    , m_leaves(leaves)
+                    , m_source(source)
+                    , m_chunk(std::min(kernel_sum_chunk<T>, source.chunk()))
+                {
+                    xt::svector<bool, 8> summed(layout.rank(), false);
+                    for (const auto& stage : stages)
+                    {
+                        for (const auto& level : stage.levels)
+                        {
+                            if (!level.phantom)
+                            {
+                                summed[level.axis] = true;
+                            }
+                        }
+                    }
+                    for (std::size_t a = 0; a < layout.rank(); ++a)
+                    {
+                        if (!summed[a])
+                        {
+                            m_kept.push_back(a);
+                        }
+                    }
+                    // Whether every sum inside stage s runs along no axis: then the values stage s sums
+                    // are elementwise along a run.
+                    m_elementwise_inside.assign(stages.size(), 1);
+                    for (std::size_t s = stages.size(); s > 1; --s)
+                    {
+                        m_elementwise_inside[s - 2] = m_elementwise_inside[s - 1] && stages[s - 1].levels.empty();
+                    }
+                    // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
+                    // on its way to a strided output; the recursion uses the others, one per depth.
+                    m_buffers.reset(new T[(2 + buffers_needed(0)) * kernel_sum_chunk<T>]);
+                }
+
+                void run()
+                {
+                    position_type start;
+                    for (std::size_t k = 0; k <= L; ++k)
+                    {
+                        start[k] = m_layout.offset(k);
+                    }
+                    if (m_layout.rank() == 0)
+                    {
+                        m_out[start[0]] = stage_scalar(0, start, 0);
+                        return;
+                    }
+                    const std::size_t inner = m_layout.rank() - 1;
+                    if (m_kept.empty() || m_kept.back() != inner)
+                    {
+                        for_each_position(m_layout,
+                                          m_kept,
+                                          start,
+                                          [&](const position_type& position)
+                                          {
+                                              m_out[position[0]] = stage_scalar(0, position, 0);
+                                          });
+                        return;
+                    }
+                    // The innermost axis is kept: whole runs of sums, chunk by chunk.
+                    const std::size_t length = m_layout.size(inner);
+                    const kernel_index out_stride = m_layout.stride(inner, 0);
+                    const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
+                    for_each_position(
+                        m_layout,
+                        outer,
+                        start,
+                        [&](const position_type& position)
+                        {
+                            for (std::size_t first = 0; first < length; first += m_chunk)
+                            {
+                                const std::size_t count = std::min(m_chunk, length - first);
+                                T* dst = out_stride == 1 ? m_out + position[0] + first : buffer(0);
+                                stage_rows(0, position, first, count, dst, 1);
+                                if (out_stride != 1)
+                                {
+                                    T* out_run = m_out + position[0] + static_cast<kernel_index>(first) * out_stride;
+                                    for (std::size_t j = 0; j < count; ++j)
+                                    {
+                                        out_run[static_cast<kernel_index>(j) * out_stride] = dst[j];
+                                    }
+                                }
+                            }
+                        });
+                }
+
+            private:
+
+                // How many buffers, one per depth, stage_rows(s) and level_rows(s, l) use below them.
+                std::size_t buffers_needed(std::size_t s) const noexcept
+                {
+                    if (s == m_stages.size())
+                    {
+                        return 0;
+                    }
+                    return m_stages[s].levels.empty() ? buffers_needed(s + 1) : level_buffers_needed(s, 0);
+                }
+
+                std::size_t level_buffers_needed(std::size_t s, std::size_t l) const noexcept
+                {
+                    if (l + 1 == m_stages[s].levels.size())
+                    {
+                        return s + 1 == m_stages.size() ? 0 : 1 + buffers_needed(s + 1);
+                    }
+                    return 1 + level_buffers_needed(s, l + 1);
+                }
+
+                T* buffer(std::size_t depth) noexcept
+                {
+                    return m_buffers.get() + depth * kernel_sum_chunk<T>;
+                }
+
+                void point_row(const position_type& position, std::size_t first, std::size_t count)
+                {
+                    std::array<const T*, slots> run_start{};
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        run_start[k] = m_leaves[k] + position[k + 1];
+                    }
+                    m_source.prepare(run_start, first, count, m_row);
+                }
+
+                T element_at(const position_type& position) const noexcept
+                {
+                    kernel_row<T, L> row{};
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        row.ptr[k] = m_leaves[k] + position[k + 1];
+                        row.mask[k] = 0;
+                    }
+                    return Node::template load_scalar<0>(row, 0);
+                }
+
+                void step(position_type& position, const sum_level& level) const noexcept
+                {
+                    if (level.phantom)
+                    {
+                        return;
+                    }
+                    for (std::size_t k = 0; k <= L; ++k)
+                    {
+                        position[k] += m_layout.stride(level.axis, k);
+                    }
+                }
+
+                // Elements [first, first + count) of the run at `position` of the values of stage s,
+                // into dst; buffers from `depth` on are free.
+                void stage_rows(std::size_t s,
+                                const position_type& position,
+                                std::size_t first,
+                                std::size_t count,
+                                T* dst,
+                                std::size_t depth)
+                {
+                    if (s == m_stages.size())
+                    {
+                        point_row(position, first, count);
+                        store_sink<T> sink{dst};
+                        eval_run<Node>(m_row, count, sink);
+                        return;
+                    }
+                    const sum_stage<T>& stage = m_stages[s];
+                    if (stage.empty_input)
+                    {
+                        std::fill(dst, dst + count, stage.value_of_nothing());
+                        return;
+                    }
+                    if (stage.levels.empty())
+                    {
+                        stage_rows(s + 1, position, first, count, dst, depth);
+                        add_in_front(stage.value_of_nothing(), dst, count);
+                        return;
+                    }
+                    level_rows(s, 0, position, first, count, dst, depth);
+                    if (stage.has_initial)
+                    {
+                        add_in_front(stage.initial, dst, count);
+                    }
+                }
+
+                void level_rows(std::size_t s,
+                                std::size_t l,
+                                const position_type& position,
+                                std::size_t first,
+                                std::size_t count,
+                                T* dst,
+                                std::size_t depth)
+                {
+                    const sum_stage<T>& stage = m_stages[s];
+                    const sum_level& level = stage.levels[l];
+                    position_type at = position;
+                    if (l + 1 == stage.levels.size())
+                    {
+                        std::fill(dst, dst + count, stage.init);
+                        if (s + 1 == m_stages.size())
+                        {
+                            accumulate_sink<T> sink{dst};
+                            for (std::size_t i = 0; i < level.size; ++i, step(at, level))
+                            {
+                                point_row(at, first, count);
+                                eval_run<Node>(m_row, count, sink);
+                            }
+                            return;
+                        }
+                        T* values = buffer(depth);
+                        for (std::size_t i = 0; i < level.size; ++i, step(at, level))
+                        {
+                            stage_rows(s + 1, at, first, count, values, depth + 1);
+                            add_rows(dst, values, count);
+                        }
+                        return;
+                    }
+                    level_rows(s, l + 1, at, first, count, dst, depth);
+                    T* partial = buffer(depth);
+                    for (std::size_t i = 1; i < level.size; ++i)
+                    {
+                        step(at, level);
+                        level_rows(s, l + 1, at, first, count, partial, depth + 1);
+                        add_rows(dst, partial, count);
+                    }
+                }
+
+                // The value of stage s at `position`, for an output element whose sums run along the
+                // innermost axis.
+                T stage_scalar(std::size_t s, const position_type& position, std::size_t depth)
+                {
+                    if (s == m_stages.size())
+                    {
+                        return element_at(position);
+                    }
+                    const sum_stage<T>& stage = m_stages[s];
+                    if (stage.empty_input)
+                    {
+                        return stage.value_of_nothing();
+                    }
+                    if (stage.levels.empty())
+                    {
+                        return stage.value_of_nothing() + stage_scalar(s + 1, position, depth);
+                    }
+                    const T result = level_scalar(s, 0, position, depth);
+                    return stage.has_initial ? stage.initial + result : result;
+                }
+
+                T level_scalar(std::size_t s, std::size_t l, const position_type& position, std::size_t depth)
+                {
+                    const sum_stage<T>& stage = m_stages[s];
+                    const sum_level& level = stage.levels[l];
+                    position_type at = position;
+                    if (l + 1 == stage.levels.size())
+                    {
+                        const bool along_run = !level.phantom && level.axis + 1 == m_layout.rank();
+                        if (along_run && m_elementwise_inside[s])
+                        {
+                            return run_total(s, at, depth);
+                        }
+                        T result = stage.init;
+                        for (std::size_t i = 0; i < level.size; ++i, step(at, level))
+                        {
+                            result = result + stage_scalar(s + 1, at, depth);
+                        }
+                        return result;
+                    }
+                    T result = level_scalar(s, l + 1, at, depth);
+                    for (std::size_t i = 1; i < level.size; ++i)
+                    {
+                        step(at, level);
+                        result = result + level_scalar(s, l + 1, at, depth);
+                    }
+                    return result;
+                }
+
+                // The sum of stage s along the innermost axis from `position`, lane by lane.
+                T run_total(std::size_t s, const position_type& position, std::size_t depth)
+                {
+                    const std::size_t length = m_layout.size(m_layout.rank() - 1);
+                    lane_sum_sink<T> sink;
+                    if (s + 1 == m_stages.size())
+                    {
+                        const std::size_t chunk = m_source.chunk();
+                        for (std::size_t first = 0; first < length; first += chunk)
+                        {
+                            const std::size_t count = std::min(chunk, length - first);
+                            point_row(position, first, count);
+                            eval_run<Node>(m_row, count, sink);
+                        }
+                        return sink.total(m_stages[s].init);
+                    }
+                    T* values = buffer(depth);
+                    for (std::size_t first = 0; first < length; first += m_chunk)
+                    {
+                        const std::size_t count = std::min(m_chunk, length - first);
+                        stage_rows(s + 1, position, first, count, values, depth + 1);
+                        kernel_row<T, 1> row{};
+                        row.ptr[0] = values;
+                        row.mask[0] = ~std::size_t(0);
+                        eval_run<kernel_buffer_node<T>>(row, count, sink);
+                    }
+                    return sink.total(m_stages[s].init);
+                }
+
+                const kernel_layout& m_layout;
+                const std::vector<sum_stage<T>>& m_stages;
+                T* m_out;
+                std::array<const T*, slots> m_leaves;
+                Source& m_source;
+                // The longest run a buffer holds: a row of partial sums, or what the source can gather.
+                std::size_t m_chunk;
+                typename Source::row_type m_row{};
+                kernel_sizes m_kept;
+                xt::svector<char, 8> m_elementwise_inside;
+                std::unique_ptr<T[]> m_buffers;
+            };
+
+            template <class Node, class T, std::size_t L>
+            inline void run_sums(const kernel_layout& layout,
+                                 const std::vector<sum_stage<T>>& stages,
+                                 T* out,
+                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
+            {
+                with_kernel_source<T, L>(run_strides<L>(layout),
+                                         [&](auto& source)
+                                         {
+                                             sum_runner<Node, T, L, std::decay_t<decltype(source)>> runner(layout,
+                                                                                                          stages,
+                                                                                                          out,
+                                                                                                          leaves,
+                                                                                                          source);
+                                             runner.run();
+                                         });
+            }
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,239 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XCOMPAT_XSIMD_HPP
+#define XTENSOR_NAMED_XCOMPAT_XSIMD_HPP
+
+// The one place that includes xsimd and knows how its API moved between versions. Every other header
+// of this library reaches SIMD registers through the few functions below.
+//
+// xsimd 8.x: `hadd` sums the lanes of a batch; xsimd 9 renamed it `reduce_add`, with no `hadd` left
+// (docs/compatibility.md). All of 8 to 13 spell the batch `xsimd::batch<T, A>`, its
+// architecture `xsimd::default_arch` (the best one the compiler flags enable) and keep
+// `xsimd::types::has_simd_register<T, A>`. xsimd 7 and older had another batch type altogether and are
+// not supported.
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <xsimd/xsimd.hpp>
+
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <immintrin.h>
+#endif
+
+#if !defined(XSIMD_VERSION_MAJOR) || XSIMD_VERSION_MAJOR < 8
+#error "xtensor-named needs xsimd 8 or newer."
+#endif
+
+// Whether the compiler may fuse a multiplication and an addition into one FMA instruction: only when the
+// target has FMA. The kernels must give the values of separate IEEE operations (SPEC §6), so where
+// fusing is possible they put an empty asm statement on every intermediate result, which makes the
+// compiler keep it rounded; GCC's -ffp-contract=fast (its default in GNU modes) otherwise fuses
+// `_mm256_add_pd(_mm256_mul_pd(a, b), c)` as it fuses `a * b + c`.
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && (defined(__FMA__) || defined(__FMA4__))
+#define XTENSOR_NAMED_CONTRACT_BARRIER(value) asm("" : "+x"(value))
+#elif defined(__GNUC__) && (defined(__aarch64__) || defined(__arm__)) && defined(__ARM_FEATURE_FMA)
+#define XTENSOR_NAMED_CONTRACT_BARRIER(value) asm("" : "+w"(value))
+#else
+#define XTENSOR_NAMED_CONTRACT_BARRIER(value) static_cast<void>(value)
+#endif
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            namespace simd
+            {
+                // Streaming (non-temporal) stores write around the caches. xsimd offers none before
+                // version 13, so they come from the x86 intrinsics that xsimd already includes, one
+                // overload per register type.
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define XTENSOR_NAMED_HAS_STREAMING_STORES 1
+                inline void stream_register(double* dst, __m128d value) noexcept
+                {
+                    _mm_stream_pd(dst, value);
+                }
+
+                inline void stream_register(float* dst, __m128 value) noexcept
+                {
+                    _mm_stream_ps(dst, value);
+                }
+#if defined(__AVX__)
+                inline void stream_register(double* dst, __m256d value) noexcept
+                {
+                    _mm256_stream_pd(dst, value);
+                }
+
+                inline void stream_register(float* dst, __m256 value) noexcept
+                {
+                    _mm256_stream_ps(dst, value);
+                }
+#endif
+#if defined(__AVX512F__)
+                inline void stream_register(double* dst, __m512d value) noexcept
+                {
+                    _mm512_stream_pd(dst, value);
+                }
+
+                inline void stream_register(float* dst, __m512 value) noexcept
+                {
+                    _mm512_stream_ps(dst, value);
+                }
+#endif
+                /// Orders the streaming stores before whatever follows.
+                inline void stream_fence() noexcept
+                {
+                    _mm_sfence();
+                }
+#else
+#define XTENSOR_NAMED_HAS_STREAMING_STORES 0
+                inline void stream_fence() noexcept
+                {
+                }
+#endif
+
+                template <class T, class R, class = void>
+                struct has_stream_register : std::false_type
+                {
+                };
+
+                template <class T, class R>
+                struct has_stream_register<T, R, std::void_t<decltype(stream_register(std::declval<T*>(), std::declval<R>()))>>
+                    : std::true_type
+                {
+                };
+
+                /// The instruction set the kernels use: xsimd's default, set by the compiler flags.
+                using arch_type = xsimd::default_arch;
+
+                /// The name of that instruction set as xsimd spells it ("avx2", "fma3+avx2", "sse2", ...).
+                inline const char* arch_name() noexcept
+                {
+                    return arch_type::name();
+                }
+
+                /// Whether `T` has a SIMD register on `arch_type`; without one the kernels run one element at a time.
+                template <class T>
+                inline constexpr bool has_batch_v = arch_type::supported()
+                                                    && xsimd::types::has_simd_register<T, arch_type>::value;
+
+                template <class T, bool = has_batch_v<T>>
+                struct batch_traits
+                {
+                    using type = xsimd::batch<T, arch_type>;
+                    static constexpr std::size_t size = type::size;
+
+                    static type load(const T* src) noexcept
+                    {
+                        return type::load_unaligned(src);
+                    }
+
+                    static void store(T* dst, const type& value) noexcept
+                    {
+                        value.store_unaligned(dst);
+                    }
+
+                    static type splat(T value) noexcept
+                    {
+                        return type(value);
+                    }
+
+                    static T sum_lanes(const type& value) noexcept
+                    {
+#if XSIMD_VERSION_MAJOR >= 9
+                        return xsimd::reduce_add(value);
+#else
+                        return xsimd::hadd(value);
+#endif
+                    }
+
+                    static void keep_rounded(type& value) noexcept
+                    {
+                        XTENSOR_NAMED_CONTRACT_BARRIER(value.data);
+                    }
+
+                    /// Whether `stream` writes around the caches; else it is an ordinary store.
+                    static constexpr bool can_stream = has_stream_register<T, typename type::register_type>::value;
+
+                    /// Stores to `dst`, aligned to sizeof(type), around the caches where can_stream.
+                    static void stream(T* dst, const type& value) noexcept
+                    {
+                        if constexpr (can_stream)
+                        {
+                            stream_register(dst, static_cast<typename type::register_type>(value));
+                        }
+                        else
+                        {
+                            value.store_unaligned(dst);
+                        }
+                    }
+                };
+
+                // No SIMD register for T: a batch is one element.
+                template <class T>
+                struct batch_traits<T, false>
+                {
+                    using type = T;
+                    static constexpr std::size_t size = 1;
+
+                    static type load(const T* src) noexcept
+                    {
+                        return *src;
+                    }
+
+                    static void store(T* dst, const type& value) noexcept
+                    {
+                        *dst = value;
+                    }
+
+                    static type splat(T value) noexcept
+                    {
+                        return value;
+                    }
+
+                    static T sum_lanes(const type& value) noexcept
+                    {
+                        return value;
+                    }
+
+                    static void keep_rounded(type& value) noexcept
+                    {
+                        XTENSOR_NAMED_CONTRACT_BARRIER(value);
+                    }
+
+                    static constexpr bool can_stream = false;
+
+                    static void stream(T* dst, const type& value) noexcept
+                    {
+                        *dst = value;
+                    }
+                };
+
+                /// The register type holding `batch_size<T>` elements of `T` (`T` itself without SIMD).
+                template <class T>
+                using batch = typename batch_traits<T>::type;
+
+                template <class T>
+                inline constexpr std::size_t batch_size = batch_traits<T>::size;
+
+                /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.
+                template <class T>
+                inline void keep_rounded_scalar(T& value) noexcept
+                {
+                    XTENSOR_NAMED_CONTRACT_BARRIER(value);
+                }
+            }
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,562 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XCOORDS_HPP
+#define XTENSOR_NAMED_XCOORDS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "xdims.hpp"
+#include "xerrors.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        /**
+         * A coordinate label: an integer or a string (seed 000 keys its values so: `{[x1]=1.0, [x2]=2.0}`).
+         */
+        using label = std::variant<std::int64_t, std::string>;
+
+        /**
+         * The labels of one axis, in axis order: all of one type and unique once attached.
+         * @code
+         * xn::labels times{10, 20, 30};
+         * xn::labels sensors{"x1", "x2"};
+         * @endcode
+         */
+        using labels = std::vector<label>;
+
+        /**
+         * What `sel` takes for one axis: one label (the axis is dropped), or a list of labels (the axis is
+         * kept, with those labels in that order).
+         * @code
+         * a.sel({{"x", 20}});                      // drops x
+         * a.sel({{"x", xn::labels{20, 10}}});      // keeps x, labels [20, 10]
+         * @endcode
+         */
+        using label_selector = std::variant<label, labels>;
+
+        /// Positions along one axis, for `isel`; a negative position counts from the end.
+        using index_list = std::vector<std::int64_t>;
+
+        /// What `isel` takes for one axis: one position (the axis is dropped), or a list of positions.
+        using index_selector = std::variant<std::int64_t, index_list>;
+
+        /**
+         * The position of a label that a list lacks: what a lookup finds for an absent label, and what an
+         * alignment's index map holds where an operand has no value (filled under xn::shape_union).
+         */
+        inline constexpr std::int64_t missing = -1;
+
+        /**
+         * The coordinate labels of a tensor: for some of its named axes, one label per position.
+         * An axis without an entry has no labels. Equality does not depend on the order of the entries.
+         * @code
+         * xn::coords c{{"x", {10, 20}}, {"t", {"a", "b", "c"}}};
+         * c.has("t");    // true
+         * c.at("x")[1];  // xn::label(20)
+         * @endcode
+         */
+        class coords
+        {
+        public:
+            using value_type = std::pair<std::string, labels>;
+            using size_type = std::size_t;
+
+            coords() = default;
+            coords(std::initializer_list<value_type> entries);
+            explicit coords(std::vector<value_type> entries);
+
+            /// The number of axes that have labels.
+            size_type size() const noexcept;
+            bool empty() const noexcept;
+
+            /// The labelled axes, in the order they were given.
+            std::vector<std::string> names() const;
+
+            bool has(std::string_view axis) const noexcept;
+
+            /// The labels of `axis`; an axis without labels throws xn::name_error.
+            const labels& at(std::string_view axis) const;
+
+            /// The labels of `axis`, or nullptr when it has none.
+            const labels* find(std::string_view axis) const noexcept;
+
+            /// Gives `axis` the labels `values` (replacing any it had), after checking them.
+            void set(std::string axis, labels values);
+
+            /// Gives `axis` the labels that `from` has on `from_axis` (sharing them, without a copy).
+            void set(std::string axis, const coords& from, std::string_view from_axis);
+
+            /// Removes the labels of `axis`; false when it had none.
+            bool erase(std::string_view axis);
+
+            /// `{x: [10, 20], t: ['a', 'b', 'c']}`, entries in the order they were given.
+            std::string to_string() const;
+
+        private:
+            // Label lists never change once checked, so copies of a coords (one per lazy expression
+            // node) share them: copying is cheap, and equal operands are found equal by address.
+            struct entry
+            {
+                std::string axis;
+                std::shared_ptr<const labels> values;
+            };
+
+            static void check_axis(std::string_view axis);
+            const entry* find_entry(std::string_view axis) const noexcept;
+            void set_checked(std::string axis, std::shared_ptr<const labels> values);
+
+            std::vector<entry> m_entries;
+        };
+
+        bool operator==(const coords& lhs, const coords& rhs);
+        bool operator!=(const coords& lhs, const coords& rhs);
+        std::ostream& operator<<(std::ostream& out, const coords& c);
+        std::string to_string(const coords& c);
+
+        namespace detail
+        {
+            /// `10` for an integer label, `'x1'` for a string label.
+            std::string format_label(const label& l);
+
+            /// `[10, 20, 30]`; a long list shows its first labels and how many there are.
+            std::string format_labels(const labels& ls);
+
+            /// "an integer" or "a string", for messages.
+            const char* label_kind(const label& l) noexcept;
+
+            /**
+             * From each label of a list to its position: the lookup that checks, alignment and `sel` use.
+             * It refers to the strings of `ls`, which must outlive it.
+             */
+            class label_index
+            {
+            public:
+                explicit label_index(const labels& ls);
+
+                /// The position of `l` (its first, in a list with repeats), or xn::missing.
+                std::int64_t position_of(const label& l) const;
+
+                /// The number of distinct labels.
+                std::size_t size() const noexcept;
+
+            private:
+                // One map per label type, keyed by the plain value: hashing an integer or a view of a string
+                // costs less than hashing the variant, and no string is copied.
+                std::unordered_map<std::int64_t, std::int64_t> m_integers;
+                std::unordered_map<std::string_view, std::int64_t> m_strings;
+            };
+
+            /// Orders two labels of one type: integers numerically, strings by their bytes.
+            bool label_less(const label& a, const label& b) noexcept;
+
+            /// Whether two label lists are equal, label by label.
+            bool equal_labels(const labels& a, const labels& b) noexcept;
+
+            /**
+             * Throws xn::shape_error unless the labels are all of one type and unique, naming the offending
+             * labels and their positions; `where` names the list, as in "axis 'x'".
+             */
+            void check_labels(std::string_view operation, std::string_view where, const labels& ls);
+
+            /**
+             * Throws unless every labelled axis of `c` is a named axis of `names` (xn::shape_error) whose
+             * size equals its number of labels (xn::shape_error), naming the axis, its position and sizes.
+             */
+            template <class S>
+            void check_coords(std::string_view operation, const dims& names, const S& shape, const coords& c);
+        } // namespace detail
+
+        /*****************************
+         * implementation of labels  *
+         *****************************/
+
+        namespace detail
+        {
+            inline std::string format_label(const label& l)
+            {
+                if (const auto* i = std::get_if<std::int64_t>(&l))
+                {
+                    return std::to_string(*i);
+                }
+                return detail::quoted(std::get<std::string>(l));
+            }
+
+            inline std::string format_labels(const labels& ls)
+            {
+                // A message about a long axis stays readable: its first labels say enough.
+                constexpr std::size_t shown = 8;
+                std::string out = "[";
+                for (std::size_t i = 0; i < ls.size() && i < shown; ++i)
+                {
+                    if (i != 0)
+                    {
+                        out += ", ";
+                    }
+                    out += format_label(ls[i]);
+                }
+                if (ls.size() > shown)
+                {
+                    out += concat(", ... (", ls.size(), " labels)");
+                }
+                out += "]";
+                return out;
+            }
+
+            inline const char* label_kind(const label& l) noexcept
+            {
+                return std::holds_alternative<std::int64_t>(l) ? "an integer" : "a string";
+            }
+
+            inline label_index::label_index(const labels& ls)
+            {
+                if (!ls.empty() && std::holds_alternative<std::string>(ls.front()))
+                {
+                    m_strings.reserve(ls.size());
+                }
+                else
+                {
+                    m_integers.reserve(ls.size());
+                }
+                for (std::size_t i = 0; i < ls.size(); ++i)
+                {
+                    const auto position = static_cast<std::int64_t>(i);
+                    if (const auto* value = std::get_if<std::int64_t>(&ls[i]))
+                    {
+                        m_integers.emplace(*value, position);
+                    }
+                    else
+                    {
+                        m_strings.emplace(std::string_view(std::get<std::string>(ls[i])), position);
+                    }
+                }
+            }
+
+            inline std::int64_t label_index::position_of(const label& l) const
+            {
+                if (const auto* value = std::get_if<std::int64_t>(&l))
+                {
+                    const auto it = m_integers.find(*value);
+                    return it == m_integers.end() ? named::missing : it->second;
+                }
+                const auto it = m_strings.find(std::string_view(std::get<std::string>(l)));
+                return it == m_strings.end() ? named::missing : it->second;
+            }
+
+            inline std::size_t label_index::size() const noexcept
+            {
+                return m_integers.size() + m_strings.size();
+            }
+
+            inline bool label_less(const label& a, const label& b) noexcept
+            {
+                const auto* x = std::get_if<std::int64_t>(&a);
+                const auto* y = std::get_if<std::int64_t>(&b);
+                if (x != nullptr && y != nullptr)
+                {
+                    return *x < *y;
+                }
+                // Mixed types do not meet once checked; integers first keeps the order strict anyway.
+                if (x != nullptr || y != nullptr)
+                {
+                    return x != nullptr;
+                }
+                return *std::get_if<std::string>(&a) < *std::get_if<std::string>(&b);
+            }
+
+            inline bool equal_labels(const labels& a, const labels& b) noexcept
+            {
+                if (a.size() != b.size())
+                {
+                    return false;
+                }
+                for (std::size_t i = 0; i < a.size(); ++i)
+                {
+                    const auto* x = std::get_if<std::int64_t>(&a[i]);
+                    const auto* y = std::get_if<std::int64_t>(&b[i]);
+                    if (x != nullptr && y != nullptr)
+                    {
+                        if (*x != *y)
+                        {
+                            return false;
+                        }
+                    }
+                    else if (a[i] != b[i])
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
+            inline void check_labels(std::string_view operation, std::string_view where, const labels& ls)
+            {
+                for (std::size_t i = 1; i < ls.size(); ++i)
+                {
+                    if (ls[i].index() != ls.front().index())
+                    {
+                        throw_shape_error(operation, where, ": label ", format_label(ls[i]), " at position ",
+                                          i, " is ", label_kind(ls[i]), " but label ",
+                                          format_label(ls.front()), " at position 0 is ",
+                                          label_kind(ls.front()), ": the labels of one axis have one type");
+                    }
+                }
+                const label_index lookup(ls);
+                if (lookup.size() == ls.size())
+                {
+                    return;
+                }
+                // The index keeps each label's first position: the first label found elsewhere is the
+                // earliest repeat.
+                for (std::size_t i = 0; i < ls.size(); ++i)
+                {
+                    const auto first = lookup.position_of(ls[i]);
+                    if (first != static_cast<std::int64_t>(i))
+                    {
+                        throw_shape_error(operation, where, ": label ", format_label(ls[i]),
+                                          " appears twice, at positions ", first, " and ", i, " of ",
+                                          format_labels(ls), ": the labels of one axis are unique");
+                    }
+                }
+            }
+
+            template <class S>
+            inline void check_coords(std::string_view operation, const dims& names, const S& shape,
+                                     const coords& c)
+            {
+                const auto rank = static_cast<std::size_t>(std::distance(std::begin(shape), std::end(shape)));
+                for (const auto& axis : c.names())
+                {
+                    const labels& values = c.at(axis);
+                    const auto position = names.index_of(axis);
+                    if (position < 0)
+                    {
+                        throw_shape_error(operation, "axis ", detail::quoted(axis), " has labels ",
+                                          format_labels(values), " but is not an axis of ",
+                                          names.to_string());
+                    }
+                    const auto p = static_cast<std::size_t>(position);
+                    if (p >= rank)
+                    {
+                        throw_shape_error(operation, "axis ", detail::quoted(axis), " is axis ", p, " of ",
+                                          names.to_string(), " but the shape has only ", rank, " axes");
+                    }
+                    const auto size = static_cast<std::size_t>(*std::next(std::begin(shape), position));
+                    if (values.size() != size)
+                    {
+                        throw_shape_error(operation, "axis ", detail::quoted(axis), " (axis ", p, " of ",
+                                          names.to_string(), ") has size ", size, " but ", values.size(),
+                                          " labels ", format_labels(values));
+                    }
+                }
+            }
+        } // namespace detail
+
+        /*****************************
+         * implementation of coords  *
+         *****************************/
+
+        inline coords::coords(std::initializer_list<value_type> entries)
+            : coords(std::vector<value_type>(entries))
+        {
+        }
+
+        inline coords::coords(std::vector<value_type> entries)
+        {
+            for (std::size_t i = 0; i < entries.size(); ++i)
+            {
+                for (std::size_t j = 0; j < i; ++j)
+                {
+                    if (entries[j].first == entries[i].first)
+                    {
+                        detail::throw_name_error("coords", "axis ", detail::quoted(entries[i].first),
+                                                 " is given labels twice, in entries ", j, " and ", i);
+                    }
+                }
+            }
+            for (auto& [axis, values] : entries)
+            {
+                set(std::move(axis), std::move(values));
+            }
+        }
+
+        inline auto coords::size() const noexcept -> size_type
+        {
+            return m_entries.size();
+        }
+
+        inline bool coords::empty() const noexcept
+        {
+            return m_entries.empty();
+        }
+
+        inline std::vector<std::string> coords::names() const
+        {
+            std::vector<std::string> result;
+            result.reserve(m_entries.size());
+            for (const auto& e : m_entries)
+            {
+                result.push_back(e.axis);
+            }
+            return result;
+        }
+
+        inline bool coords::has(std::string_view axis) const noexcept
+        {
+            return find_entry(axis) != nullptr;
+        }
+
+        inline const labels& coords::at(std::string_view axis) const
+        {
+            const labels* values = find(axis);
+            if (values == nullptr)
+            {
+                detail::throw_name_error("coords::at", "axis ", detail::quoted(axis),
+                                         " has no labels; labelled axes: ", to_string());
+            }
+            return *values;
+        }
+
+        inline const labels* coords::find(std::string_view axis) const noexcept
+        {
+            const entry* e = find_entry(axis);
+            return e == nullptr ? nullptr : e->values.get();
+        }
+
+        inline void coords::set(std::string axis, labels values)
+        {
+            check_axis(axis);
+            detail::check_labels("coords", detail::concat("axis ", detail::quoted(axis)), values);
+            set_checked(std::move(axis), std::make_shared<const labels>(std::move(values)));
+        }
+
+        inline void coords::set(std::string axis, const coords& from, std::string_view from_axis)
+        {
+            check_axis(axis);
+            const entry* source = from.find_entry(from_axis);
+            if (source == nullptr)
+            {
+                detail::throw_name_error("coords", "axis ", detail::quoted(from_axis),
+                                         " has no labels to give to axis ", detail::quoted(axis),
+                                         "; labelled axes: ", from.to_string());
+            }
+            set_checked(std::move(axis), source->values);
+        }
+
+        inline bool coords::erase(std::string_view axis)
+        {
+            for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+            {
+                if (it->axis == axis)
+                {
+                    m_entries.erase(it);
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        inline std::string coords::to_string() const
+        {
+            std::string out = "{";
+            for (std::size_t i = 0; i < m_entries.size(); ++i)
+            {
+                if (i != 0)
+                {
+                    out += ", ";
+                }
+                out += m_entries[i].axis + ": " + detail::format_labels(*m_entries[i].values);
+            }
+            out += "}";
+            return out;
+        }
+
+        inline void coords::check_axis(std::string_view axis)
+        {
+            if (!is_identifier(axis))
+            {
+                detail::throw_name_error(
+                    "coords", "invalid axis name ", detail::quoted(axis),
+                    ": labels belong to a named axis, an identifier [A-Za-z_][A-Za-z0-9_]*");
+            }
+        }
+
+        inline auto coords::find_entry(std::string_view axis) const noexcept -> const entry*
+        {
+            for (const auto& e : m_entries)
+            {
+                if (e.axis == axis)
+                {
+                    return &e;
+                }
+            }
+            return nullptr;
+        }
+
+        inline void coords::set_checked(std::string axis, std::shared_ptr<const labels> values)
+        {
+            for (auto& e : m_entries)
+            {
+                if (e.axis == axis)
+                {
+                    e.values = std::move(values);
+                    return;
+                }
+            }
+            m_entries.push_back(entry{std::move(axis), std::move(values)});
+        }
+
+        inline bool operator==(const coords& lhs, const coords& rhs)
+        {
+            if (lhs.size() != rhs.size())
+            {
+                return false;
+            }
+            for (const auto& axis : lhs.names())
+            {
+                const labels* mine = lhs.find(axis);
+                const labels* other = rhs.find(axis);
+                if (other == nullptr || (other != mine && !detail::equal_labels(*other, *mine)))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        inline bool operator!=(const coords& lhs, const coords& rhs)
+        {
+            return !(lhs == rhs);
+        }
+
+        inline std::ostream& operator<<(std::ostream& out, const coords& c)
+        {
+            return out << c.to_string();
+        }
+
+        inline std::string to_string(const coords& c)
+        {
+            return c.to_string();
+        }
+    } // namespace named
+} // namespace xt
+
+#endif

@@ -1,0 +1,222 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XEVALUATE_HPP
+#define XTENSOR_NAMED_XEVALUATE_HPP
+
+// Evaluation (SPEC §4): xn::eval into a new container, xn::assign into an existing one. Both evaluate
+// through detail::evaluate_into, the one place where elements are computed and written.
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "xcompat_xtensor.hpp"
+#include "xdims.hpp"
+#include "xerrors.hpp"
+#include "xnamed_expression.hpp"
+#include "detail/xkernel_assign.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        /**
+         * Evaluates `e` into a new container: a named expression into a named one that owns an
+         * xt::xtensor (static rank) or an xt::xarray, with the same dims; a plain xtensor expression into
+         * an xt::xtensor or an xt::xarray.
+         * @code
+         * auto total = xn::eval(img + lbl);  // xn::xnamed<xt::xarray<double>, S>, dims (?, channel, h, w)
+         * @endcode
+         */
+        template <class E>
+        auto eval(E&& e);
+
+        /**
+         * Evaluates `e` into `out`, an xtensor container or a named expression over one, resized as needed,
+         * as `xt::noalias(out) = e`: no temporary, so `e` must not read elements of `out` that it has
+         * already written (as with xt::noalias). A named `out` takes a named `e` of the same dims, or a
+         * plain one of its rank. When the dims, the rank or a fixed shape refuse `e`, `out` is unchanged.
+         */
+        template <class O, class E>
+        void assign(O&& out, E&& e);
+
+        namespace detail
+        {
+            /// Writes the elements of the xtensor expression `e` into `out`: the one place that evaluates.
+            template <class C, class E>
+            void evaluate_into(C& out, const E& e)
+            {
+                // The library's kernels (SPEC §6) where they cover `e`, xtensor's assignment elsewhere.
+                if (!try_kernel_assign(out, e))
+                {
+                    xt::noalias(out) = e;
+                }
+            }
+
+            template <class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
+            struct container_for_shape
+            {
+                template <class T>
+                using type = xt::xtensor<T, static_cast<std::size_t>(N)>;
+            };
+
+            template <class Shape>
+            struct container_for_shape<Shape, -1>
+            {
+                template <class T>
+                using type = xt::xarray<T>;
+            };
+
+            /// The container `eval` makes for the xtensor expression `E`.
+            template <class E>
+            using container_for_t = typename container_for_shape<
+                typename std::decay_t<E>::shape_type>::template type<typename std::decay_t<E>::value_type>;
+
+            template <class S>
+            struct is_fixed_shape : std::false_type
+            {
+            };
+
+            template <std::size_t... N>
+            struct is_fixed_shape<xt::fixed_shape<N...>> : std::true_type
+            {
+            };
+
+            /// Throws xn::shape_error unless a container of type `C` and shape `current` can take `shape`.
+            template <class C, class Current, class Shape>
+            void check_assignable(const Current& current, const Shape& shape)
+            {
+                constexpr std::ptrdiff_t rank = xt::static_dimension<typename C::shape_type>::value;
+                if (rank >= 0 && static_cast<std::size_t>(rank) != shape.size())
+                {
+                    throw_shape_error("assign",
+                                      "the output has the static rank ",
+                                      rank,
+                                      ", and the expression has ",
+                                      shape.size(),
+                                      " axes, shape ",
+                                      shape_string(shape));
+                }
+                if constexpr (is_fixed_shape<typename C::shape_type>::value)
+                {
+                    bool same = current.size() == shape.size();
+                    for (std::size_t i = 0; same && i < shape.size(); ++i)
+                    {
+                        same = static_cast<std::size_t>(current[i]) == static_cast<std::size_t>(shape[i]);
+                    }
+                    if (!same)
+                    {
+                        throw_shape_error("assign",
+                                          "the output has the fixed shape ",
+                                          shape_string(current),
+                                          ", and the expression has the shape ",
+                                          shape_string(shape));
+                    }
+                }
+            }
+        }
+
+        /********************************
+         * implementation of evaluation *
+         ********************************/
+
+        template <class E>
+        inline auto eval(E&& e)
+        {
+            static_assert(is_named_expression_v<E> || xt::is_xexpression<std::decay_t<E>>::value,
+                          "xn::eval: the argument must be a named or an xtensor expression.");
+            if constexpr (is_named_expression_v<E>)
+            {
+                using container = detail::container_for_t<typename std::decay_t<E>::expression_type>;
+                using strategy = typename std::decay_t<E>::strategy_type;
+                container out;
+                detail::evaluate_into(out, e.expression());
+                return xnamed<container, strategy>(std::move(out), e.metadata());
+            }
+            else if constexpr (xt::is_xexpression<std::decay_t<E>>::value)
+            {
+                detail::container_for_t<E> out;
+                detail::evaluate_into(out, e);
+                return out;
+            }
+            else
+            {
+                return detail::invalid_named_expression{};
+            }
+        }
+
+        template <class O, class E>
+        inline void assign(O&& out, E&& e)
+        {
+            constexpr bool named_out = is_named_expression_v<O>;
+            constexpr bool named_in = is_named_expression_v<E>;
+            static_assert(named_in || xt::is_xexpression<std::decay_t<E>>::value,
+                          "xn::assign: the expression must be a named or an xtensor expression.");
+            decltype(auto) target = [&]() -> decltype(auto)
+            {
+                if constexpr (named_out)
+                {
+                    return out.expression();
+                }
+                else
+                {
+                    return (out);
+                }
+            }();
+            using target_type = std::remove_reference_t<decltype(target)>;
+            static_assert(!std::is_const<target_type>::value
+                              && xt::is_xexpression<std::decay_t<target_type>>::value
+                              && xt::has_data_interface<std::decay_t<target_type>>::value,
+                          "xn::assign: the output must be a writable xtensor container, or a named "
+                          "expression over one.");
+            const auto& source = [&]() -> decltype(auto)
+            {
+                if constexpr (named_in)
+                {
+                    return e.expression();
+                }
+                else
+                {
+                    return (e);
+                }
+            }();
+            // Every check before the first write, so that a refused expression leaves `out` as it was.
+            const auto& shape = source.shape();
+            if constexpr (named_out && named_in)
+            {
+                if (out.dims() != e.dims())
+                {
+                    detail::throw_name_error("assign",
+                                             "the output has the dims ",
+                                             out.dims().to_string(),
+                                             " and the expression ",
+                                             e.dims().to_string(),
+                                             "; align it first with transpose or align_to");
+                }
+            }
+            else if constexpr (named_out)
+            {
+                if (out.dims().size() != shape.size())
+                {
+                    detail::throw_shape_error("assign",
+                                              "the output has the dims ",
+                                              out.dims().to_string(),
+                                              ", and the expression has ",
+                                              shape.size(),
+                                              " axes, shape ",
+                                              detail::shape_string(shape));
+                }
+            }
+            detail::check_assignable<std::decay_t<target_type>>(target.shape(), shape);
+            detail::evaluate_into(target, source);
+        }
+    }
+}
+
+#endif

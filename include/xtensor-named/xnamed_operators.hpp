@@ -1,0 +1,282 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_XNAMED_OPERATORS_HPP
+#define XTENSOR_NAMED_XNAMED_OPERATORS_HPP
+
+// Operators on named expressions (SPEC §4), xn::apply and xn::broadcast. Every operand may be a named
+// expression, a plain xtensor expression (all axes "?") or a number, and at least one is named; the
+// operands line up under the strategy of the named ones, and the result is a lazy named expression.
+// As in xtensor, == and != compare whole expressions and return a bool; xn::equal and xn::not_equal
+// (xnamed_math.hpp) compare elementwise.
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "xcompat_xtensor.hpp"
+#include "xnamed_expression.hpp"
+#include "detail/xelementwise.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        /**
+         * Applies the binary functor `f` elementwise to `a` and `b` lined up under strategy `S` (by default
+         * the strategy of the named operands); `f` may be any callable of two elements. Axes whose labels
+         * differ are aligned under shaping strategy `Shaping` (SPEC §7; by default the one attached to the
+         * strategy, xn::shape_exact unless xn::with_shaping); what an operand lacks is NaN.
+         * @code
+         * auto hyp = xn::apply<xn::numpy>([](double x, double y) { return std::hypot(x, y); }, a, b);
+         * auto sum = xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b);
+         * @endcode
+         */
+        template <class S = void, class Shaping = void, class F, class A, class B>
+        auto apply(F&& f, A&& a, B&& b);
+
+        /// xn::apply, with `fill` for what an operand lacks after alignment by label (xn::shape_union,
+        /// xn::shape_left, xn::shape_right), converted to the operand's element type.
+        template <class S = void, class Shaping = void, class F, class A, class B, class V>
+        auto apply(F&& f, A&& a, B&& b, const V& fill);
+
+        /**
+         * Both operands as views of the shape and dims of their broadcast under `S` (by default the
+         * strategy of the named operands), without copying: stride 0 along the axes an operand is
+         * broadcast on. Lvalue operands are seen read-only.
+         * @code
+         * auto [l, r] = xn::broadcast<xn::name_match>(img, lbl);  // both (?, channel, h, w)
+         * @endcode
+         */
+        template <class S = void, class A, class B>
+        auto broadcast(A&& a, B&& b);
+
+        namespace detail
+        {
+            /// The one sentence for operands of different strategies.
+            template <class... A>
+            constexpr void check_strategies() noexcept
+            {
+                static_assert(strategies_agree_v<A...>,
+                              "xn: the named operands of one operation must have the same broadcasting "
+                              "strategy; rename one with xn::name<S>(e.expression(), e.dims()), or choose "
+                              "one with xn::apply<S>.");
+            }
+
+            /// An elementwise operator or function of xtensor on named operands.
+            template <class F, class... A>
+            inline auto named_operation(std::string_view operation, F&& make, A&&... args)
+            {
+                check_strategies<A...>();
+                return elementwise<common_strategy_t<A...>>(operation,
+                                                            std::forward<F>(make),
+                                                            std::forward<A>(args)...);
+            }
+
+            /// Named with named or with a number: no xtensor operator competes for these.
+            template <class A, class B>
+            using enable_named_or_scalar_t = std::enable_if_t<any_named_v<A, B> && all_operands_v<A, B>
+                                                                  && !is_plain_expression_v<A>
+                                                                  && !is_plain_expression_v<B>,
+                                                              int>;
+
+            template <class E>
+            using enable_plain_t = std::enable_if_t<is_plain_expression_v<E>, int>;
+
+            template <class E>
+            using enable_named_t = std::enable_if_t<is_named_expression_v<E>, int>;
+        }
+
+// xtensor's operators take any (E1&&, E2&&) with one xtensor expression, and would take a named expression
+// beside a plain one as a scalar. A named operand is therefore taken by each reference kind, which partial
+// ordering prefers to xtensor's forwarding references; named with named or with a number needs one template.
+#define XTENSOR_NAMED_BINARY_OPERATOR(OP, NAME)                                                              \
+    namespace detail                                                                                         \
+    {                                                                                                        \
+        struct NAME##_operator                                                                               \
+        {                                                                                                    \
+            template <class L, class R>                                                                      \
+            auto operator()(L&& l, R&& r) const                                                              \
+            {                                                                                                \
+                return std::forward<L>(l) OP std::forward<R>(r);                                             \
+            }                                                                                                \
+        };                                                                                                   \
+    }                                                                                                        \
+    template <class A, class B, detail::enable_named_or_scalar_t<A, B> = 0>                                  \
+    inline auto operator OP(A&& a, B&& b)                                                                    \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<A>(a),        \
+                                       std::forward<B>(b));                                                  \
+    }                                                                                                        \
+    template <class CT, class S, class B, detail::enable_plain_t<B> = 0>                                     \
+    inline auto operator OP(xnamed<CT, S>& a, B&& b)                                                         \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, a, std::forward<B>(b));    \
+    }                                                                                                        \
+    template <class CT, class S, class B, detail::enable_plain_t<B> = 0>                                     \
+    inline auto operator OP(const xnamed<CT, S>& a, B&& b)                                                   \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, a, std::forward<B>(b));    \
+    }                                                                                                        \
+    template <class CT, class S, class B, detail::enable_plain_t<B> = 0>                                     \
+    inline auto operator OP(xnamed<CT, S>&& a, B&& b)                                                        \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::move(a),              \
+                                       std::forward<B>(b));                                                  \
+    }                                                                                                        \
+    template <class A, class CT, class S, detail::enable_plain_t<A> = 0>                                     \
+    inline auto operator OP(A&& a, xnamed<CT, S>& b)                                                         \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<A>(a), b);    \
+    }                                                                                                        \
+    template <class A, class CT, class S, detail::enable_plain_t<A> = 0>                                     \
+    inline auto operator OP(A&& a, const xnamed<CT, S>& b)                                                   \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<A>(a), b);    \
+    }                                                                                                        \
+    template <class A, class CT, class S, detail::enable_plain_t<A> = 0>                                     \
+    inline auto operator OP(A&& a, xnamed<CT, S>&& b)                                                        \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<A>(a),        \
+                                       std::move(b));                                                        \
+    }
+
+#define XTENSOR_NAMED_UNARY_OPERATOR(OP, NAME)                                                               \
+    namespace detail                                                                                         \
+    {                                                                                                        \
+        struct NAME##_operator                                                                               \
+        {                                                                                                    \
+            template <class E>                                                                               \
+            auto operator()(E&& e) const                                                                     \
+            {                                                                                                \
+                return OP std::forward<E>(e);                                                                \
+            }                                                                                                \
+        };                                                                                                   \
+    }                                                                                                        \
+    template <class E, detail::enable_named_t<E> = 0>                                                        \
+    inline auto operator OP(E&& e)                                                                           \
+    {                                                                                                        \
+        return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<E>(e));       \
+    }
+
+        XTENSOR_NAMED_BINARY_OPERATOR(+, plus)
+        XTENSOR_NAMED_BINARY_OPERATOR(-, minus)
+        XTENSOR_NAMED_BINARY_OPERATOR(*, multiplies)
+        XTENSOR_NAMED_BINARY_OPERATOR(/, divides)
+        XTENSOR_NAMED_BINARY_OPERATOR(%, modulus)
+        XTENSOR_NAMED_BINARY_OPERATOR(<, less)
+        XTENSOR_NAMED_BINARY_OPERATOR(<=, less_equal)
+        XTENSOR_NAMED_BINARY_OPERATOR(>, greater)
+        XTENSOR_NAMED_BINARY_OPERATOR(>=, greater_equal)
+        XTENSOR_NAMED_BINARY_OPERATOR(&&, logical_and)
+        XTENSOR_NAMED_BINARY_OPERATOR(||, logical_or)
+        XTENSOR_NAMED_BINARY_OPERATOR(&, bitwise_and)
+        XTENSOR_NAMED_BINARY_OPERATOR(|, bitwise_or)
+        XTENSOR_NAMED_BINARY_OPERATOR(^, bitwise_xor)
+
+        XTENSOR_NAMED_UNARY_OPERATOR(+, identity)
+        XTENSOR_NAMED_UNARY_OPERATOR(-, negate)
+        XTENSOR_NAMED_UNARY_OPERATOR(!, logical_not)
+        XTENSOR_NAMED_UNARY_OPERATOR(~, bitwise_not)
+
+#undef XTENSOR_NAMED_BINARY_OPERATOR
+#undef XTENSOR_NAMED_UNARY_OPERATOR
+
+        /**
+         * Whole-expression equality, as xtensor's == : the same dims (a plain expression's are all `"?"`),
+         * the same shape and equal elements. For an elementwise comparison, xn::equal.
+         */
+        template <class A,
+                  class B,
+                  std::enable_if_t<detail::any_named_v<A, B> && detail::is_array_operand_v<A>
+                                       && detail::is_array_operand_v<B>,
+                                   int> = 0>
+        inline bool operator==(const A& a, const B& b)
+        {
+            const auto dims_a = detail::operand_for(a).names;
+            const auto dims_b = detail::operand_for(b).names;
+            return dims_a == dims_b && detail::unwrap(a) == detail::unwrap(b);
+        }
+
+        template <class A,
+                  class B,
+                  std::enable_if_t<detail::any_named_v<A, B> && detail::is_array_operand_v<A>
+                                       && detail::is_array_operand_v<B>,
+                                   int> = 0>
+        inline bool operator!=(const A& a, const B& b)
+        {
+            return !(a == b);
+        }
+
+        /*************************************
+         * implementation of apply, broadcast *
+         *************************************/
+
+        template <class S, class Shaping, class F, class A, class B>
+        inline auto apply(F&& f, A&& a, B&& b)
+        {
+            return apply<S, Shaping>(std::forward<F>(f),
+                                     std::forward<A>(a),
+                                     std::forward<B>(b),
+                                     detail::no_fill{});
+        }
+
+        template <class S, class Shaping, class F, class A, class B, class V>
+        inline auto apply(F&& f, A&& a, B&& b, const V& fill)
+        {
+            static_assert(std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>,
+                          "xn::apply: a fill value must be a number.");
+            static_assert(std::is_void<Shaping>::value || is_shaping_v<Shaping>,
+                          "xn::apply: a shaping strategy must be a type with static "
+                          "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");
+            static_assert(detail::all_operands_v<A, B> && detail::array_count_v<A, B> >= 1,
+                          "xn::apply: the operands must be named expressions, xtensor expressions or numbers, "
+                          "and one of them at least must have axes.");
+            if constexpr (std::is_void<S>::value)
+            {
+                detail::check_strategies<A, B>();
+            }
+            using strategy = std::conditional_t<std::is_void<S>::value, detail::common_strategy_t<A, B>, S>;
+            static_assert(is_strategy_v<strategy>,
+                          "xn::apply: a broadcasting strategy must be a type with "
+                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            using functor_type = std::decay_t<F>;
+            auto make = [&f](auto&& l, auto&& r)
+            {
+                return xt::make_lambda_xfunction(functor_type(std::forward<F>(f)),
+                                                 std::forward<decltype(l)>(l),
+                                                 std::forward<decltype(r)>(r));
+            };
+            using shaping = std::conditional_t<std::is_void<Shaping>::value, shaping_of_t<strategy>, Shaping>;
+            return detail::aligned_elementwise<strategy, shaping>("apply",
+                                                                  fill,
+                                                                  make,
+                                                                  std::forward<A>(a),
+                                                                  std::forward<B>(b));
+        }
+
+        template <class S, class A, class B>
+        inline auto broadcast(A&& a, B&& b)
+        {
+            static_assert(detail::is_array_operand_v<A> && detail::is_array_operand_v<B>,
+                          "xn::broadcast: both operands must be named or xtensor expressions.");
+            if constexpr (std::is_void<S>::value)
+            {
+                detail::check_strategies<A, B>();
+            }
+            using strategy = std::conditional_t<std::is_void<S>::value, detail::common_strategy_t<A, B>, S>;
+            static_assert(is_strategy_v<strategy>,
+                          "xn::broadcast: a broadcasting strategy must be a type with "
+                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            return detail::broadcast_pair<strategy>("broadcast", std::forward<A>(a), std::forward<B>(b));
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,166 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/xevaluate.hpp>
+#include <xtensor-named/xnamed_operators.hpp>
+
+#include "support/expect_error.hpp"
+
+namespace xn = xt::named;
+
+namespace
+{
+    template <class E>
+    std::vector<std::size_t> shape_vector(const E& e)
+    {
+        return std::vector<std::size_t>(e.shape().begin(), e.shape().end());
+    }
+}
+
+TEST(xevaluate, eval_of_a_named_expression_owns_a_container_with_the_same_dims)
+{
+    xt::xarray<double> a = {1., 2.};
+    xt::xarray<double> b = {10., 20., 30.};
+    auto result = xn::eval(xn::name(a, {"x"}) + xn::name(b, {"y"}));
+    static_assert(std::is_same<decltype(result), xn::xnamed<xt::xarray<double>, xn::missing_dims>>::value);
+    EXPECT_EQ(result.dims(), xn::dims({"x", "y"}));
+    EXPECT_EQ(result.expression(), (xt::xarray<double>{{11., 21., 31.}, {12., 22., 32.}}));
+    a(0) = 100.;
+    EXPECT_EQ(result.expression()(0, 0), 11.);
+}
+
+TEST(xevaluate, eval_keeps_the_strategy)
+{
+    xt::xarray<double> a = {1., 2.};
+    auto result = xn::eval(xn::name<xn::numpy>(a, {"x"}) * 2.);
+    static_assert(std::is_same<decltype(result)::strategy_type, xn::numpy>::value);
+    EXPECT_EQ(result.expression(), (xt::xarray<double>{2., 4.}));
+}
+
+TEST(xevaluate, eval_of_a_plain_expression_gives_an_xarray_or_an_xtensor)
+{
+    xt::xarray<double> a = {1., 2.};
+    xt::xtensor<double, 2> t = {{1., 2.}, {3., 4.}};
+    auto dynamic = xn::eval(a * 2.);
+    auto fixed_rank = xn::eval(t + 1.);
+    static_assert(std::is_same<decltype(dynamic), xt::xarray<double>>::value);
+    static_assert(std::is_same<decltype(fixed_rank), xt::xtensor<double, 2>>::value);
+    EXPECT_EQ(dynamic, (xt::xarray<double>{2., 4.}));
+    EXPECT_EQ(fixed_rank, (xt::xtensor<double, 2>{{2., 3.}, {4., 5.}}));
+}
+
+TEST(xevaluate, eval_of_a_static_rank_named_expression_keeps_the_static_rank)
+{
+    xt::xtensor<double, 2> t = {{1., 2.}, {3., 4.}};
+    auto result = xn::eval(-xn::name(t, {"h", "w"}));
+    static_assert(std::is_same<decltype(result)::expression_type, xt::xtensor<double, 2>>::value);
+    EXPECT_EQ(result.expression(), (xt::xtensor<double, 2>{{-1., -2.}, {-3., -4.}}));
+}
+
+TEST(xevaluate, assign_resizes_an_xarray)
+{
+    xt::xarray<double> out = {0.};
+    xt::xarray<double> a = {1., 2.};
+    xt::xarray<double> b = {10., 20., 30.};
+    xn::assign(out, xn::name(a, {"x"}) + xn::name(b, {"y"}));
+    EXPECT_EQ(shape_vector(out), (std::vector<std::size_t>{2, 3}));
+    EXPECT_EQ(out, (xt::xarray<double>{{11., 21., 31.}, {12., 22., 32.}}));
+}
+
+TEST(xevaluate, assign_writes_into_the_same_storage)
+{
+    xt::xtensor<double, 2> out = xt::zeros<double>({2, 3});
+    const double* storage = out.data();
+    xt::xarray<double> a = {1., 2.};
+    xt::xarray<double> b = {10., 20., 30.};
+    xn::assign(out, xn::name(a, {"x"}) * xn::name(b, {"y"}));
+    EXPECT_EQ(out.data(), storage);
+    EXPECT_EQ(out, (xt::xtensor<double, 2>{{10., 20., 30.}, {20., 40., 60.}}));
+}
+
+TEST(xevaluate, assign_into_a_named_container_checks_the_dims)
+{
+    xt::xarray<double> storage = xt::zeros<double>({2, 3});
+    auto out = xn::name(storage, {"x", "y"});
+    xt::xarray<double> a = {1., 2.};
+    xt::xarray<double> b = {10., 20., 30.};
+    xn::assign(out, xn::name(a, {"x"}) + xn::name(b, {"y"}));
+    EXPECT_EQ(storage, (xt::xarray<double>{{11., 21., 31.}, {12., 22., 32.}}));
+    const xt::xarray<double> before = storage;
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, xn::name(b, {"y"}) + xn::name(a, {"x"})),
+        xn::name_error,
+        "xn::assign: the output has the dims (x, y) and the expression (y, x); align it first "
+        "with transpose or align_to");
+    EXPECT_EQ(storage, before);
+    xn::assign(out, (xn::name(b, {"y"}) + xn::name(a, {"x"})).transpose({"x", "y"}));
+    EXPECT_EQ(storage, before);
+}
+
+TEST(xevaluate, assign_of_a_plain_expression_into_a_named_container_checks_the_rank)
+{
+    xt::xarray<double> storage = xt::zeros<double>({2});
+    auto out = xn::name(storage, {"x"});
+    xn::assign(out, xt::xarray<double>{4., 5., 6.});
+    EXPECT_EQ(storage, (xt::xarray<double>{4., 5., 6.}));
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, xt::xarray<double>{{1., 2.}}),
+        xn::shape_error,
+        "xn::assign: the output has the dims (x), and the expression has 2 axes, shape (1, 2)");
+    EXPECT_EQ(storage, (xt::xarray<double>{4., 5., 6.}));
+}
+
+TEST(xevaluate, assign_refuses_another_static_rank_and_leaves_the_output_unchanged)
+{
+    xt::xtensor<double, 1> out = {7., 8.};
+    xt::xarray<double> a = {1., 2.};
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, xn::name(a, {"x"}) * xn::name(a, {"y"})),
+        xn::shape_error,
+        "xn::assign: the output has the static rank 1, and the expression has 2 axes, shape (2, 2)");
+    EXPECT_EQ(out, (xt::xtensor<double, 1>{7., 8.}));
+}
+
+TEST(xevaluate, assign_refuses_another_fixed_shape_and_leaves_the_output_unchanged)
+{
+    xt::xtensor_fixed<double, xt::xshape<2>> out = {7., 8.};
+    xt::xarray<double> a = {1., 2., 3.};
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, xn::name(a, {"x"}) + 1.),
+        xn::shape_error,
+        "xn::assign: the output has the fixed shape (2), and the expression has the shape (3)");
+    EXPECT_EQ(out(0), 7.);
+    EXPECT_EQ(out(1), 8.);
+    xt::xarray<double> b = {1., 2.};
+    xn::assign(out, xn::name(b, {"x"}) + 1.);
+    EXPECT_EQ(out(1), 3.);
+}
+
+TEST(xevaluate, assign_refuses_what_the_strategy_refuses_and_leaves_the_output_unchanged)
+{
+    xt::xarray<double> out = {7., 8.};
+    xt::xarray<double> a = {1., 2.};
+    xt::xarray<double> b = {1., 2., 3.};
+    EXPECT_THROW(xn::assign(out, xn::name(a, {"x"}) + xn::name(b, {"x"})), xn::broadcast_error);
+    EXPECT_EQ(out, (xt::xarray<double>{7., 8.}));
+}
+
+TEST(xevaluate, expression_assigned_by_xtensor_gives_the_same_values)
+{
+    xt::xarray<double> a = {{1., 2., 3.}, {4., 5., 6.}};
+    xt::xarray<double> b = {0.5, 1.5};
+    auto lazy = xn::name(a, {"h", "w"}) / xn::name(b, {"h"});
+    xt::xarray<double> by_xtensor = lazy.expression();
+    EXPECT_EQ(by_xtensor, xn::eval(lazy).expression());
+}

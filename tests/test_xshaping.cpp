@@ -1,0 +1,682 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/xtensor-named.hpp>
+
+#include "support/coords_fixture.hpp"
+#include "support/expect_error.hpp"
+#include "support/fixture_reader.hpp"
+
+namespace xn = xt::named;
+
+namespace
+{
+    using index_map = std::vector<std::int64_t>;
+    constexpr std::int64_t m = xn::missing;
+
+    // A strategy that gives every label of the left operand to position 0 of the right one.
+    struct inconsistent_shaping
+    {
+        static std::optional<xn::label_alignment> align(const xn::labels& a, const xn::labels&)
+        {
+            return xn::label_alignment{a, {xn::detail::identity_axes(a.size()), index_map(a.size(), 0)}};
+        }
+    };
+
+    // A strategy that never aligns different labels.
+    struct refusing_shaping
+    {
+        static std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&)
+        {
+            return std::nullopt;
+        }
+    };
+
+    struct not_a_shaping
+    {
+        static int align(const xn::labels&, const xn::labels&)
+        {
+            return 0;
+        }
+    };
+} // namespace
+
+static_assert(xn::is_shaping_v<xn::shape_exact>);
+static_assert(xn::is_shaping_v<xn::shape_intersection>);
+static_assert(xn::is_shaping_v<xn::shape_union>);
+static_assert(xn::is_shaping_v<xn::shape_left>);
+static_assert(xn::is_shaping_v<xn::shape_right>);
+static_assert(xn::is_shaping_v<refusing_shaping>);
+static_assert(!xn::is_shaping_v<not_a_shaping>);
+static_assert(!xn::is_shaping_v<int>);
+
+TEST(shape_exact, keeps_equal_labels_as_they_are)
+{
+    const auto r = xn::align_labels<xn::shape_exact>({"b", "a"}, {"b", "a"});
+    EXPECT_EQ(r.result, (xn::labels{"b", "a"}));
+    EXPECT_EQ(r.index[0], (index_map{0, 1}));
+    EXPECT_EQ(r.index[1], (index_map{0, 1}));
+}
+
+TEST(shape_exact, refuses_different_labels_naming_both_lists)
+{
+    XN_EXPECT_THROW_MSG(
+        xn::align_labels<xn::shape_exact>({10, 20}, {10, 30, 40}), xn::shape_error,
+        "xn::align_labels: the left labels [10, 20] (2 labels) and the right labels [10, 30, 40] "
+        "(3 labels) differ, and the shaping strategy does not align them (xn::shape_exact, the "
+        "default, needs equal labels: choose xn::shape_intersection, xn::shape_union, "
+        "xn::shape_left or xn::shape_right)");
+}
+
+TEST(shape_exact, refuses_a_permutation)
+{
+    EXPECT_THROW(xn::align_labels<xn::shape_exact>({1, 2}, {2, 1}), xn::shape_error);
+}
+
+TEST(shape_intersection, keeps_the_shared_labels_in_the_left_order)
+{
+    const auto r = xn::align_labels<xn::shape_intersection>({30, 10, 20}, {20, 40, 30});
+    EXPECT_EQ(r.result, (xn::labels{30, 20}));
+    EXPECT_EQ(r.index[0], (index_map{0, 2}));
+    EXPECT_EQ(r.index[1], (index_map{2, 0}));
+    EXPECT_FALSE(r.has_missing(0));
+    EXPECT_FALSE(r.has_missing(1));
+}
+
+TEST(shape_intersection, of_disjoint_labels_is_empty)
+{
+    const auto r = xn::align_labels<xn::shape_intersection>({"a"}, {"b"});
+    EXPECT_TRUE(r.result.empty());
+    EXPECT_TRUE(r.index[0].empty());
+    EXPECT_TRUE(r.index[1].empty());
+}
+
+TEST(shape_union, sorts_integers_numerically_when_the_lists_differ)
+{
+    const auto r = xn::align_labels<xn::shape_union>({30, 10, -5}, {9, 10, 100});
+    EXPECT_EQ(r.result, (xn::labels{-5, 9, 10, 30, 100}));
+    EXPECT_EQ(r.index[0], (index_map{2, m, 1, 0, m}));
+    EXPECT_EQ(r.index[1], (index_map{m, 0, 1, m, 2}));
+    EXPECT_TRUE(r.has_missing(0));
+    EXPECT_TRUE(r.has_missing(1));
+}
+
+TEST(shape_union, sorts_strings_by_their_bytes)
+{
+    // Upper case before lower case, "x10" before "x2": the order Python (so pandas) gives.
+    const auto r = xn::align_labels<xn::shape_union>({"x2", "a"}, {"x10", "B", "_z"});
+    EXPECT_EQ(r.result, (xn::labels{"B", "_z", "a", "x10", "x2"}));
+    EXPECT_EQ(r.index[0], (index_map{m, m, 1, m, 0}));
+    EXPECT_EQ(r.index[1], (index_map{1, 2, m, 0, m}));
+}
+
+TEST(shape_union, sorts_a_permutation)
+{
+    const auto r = xn::align_labels<xn::shape_union>({"b", "a", "c"}, {"c", "b", "a"});
+    EXPECT_EQ(r.result, (xn::labels{"a", "b", "c"}));
+    EXPECT_EQ(r.index[0], (index_map{1, 0, 2}));
+    EXPECT_EQ(r.index[1], (index_map{2, 1, 0}));
+}
+
+TEST(shape_union, keeps_the_order_of_equal_lists)
+{
+    const auto r = xn::align_labels<xn::shape_union>({3, 1, 2}, {3, 1, 2});
+    EXPECT_EQ(r.result, (xn::labels{3, 1, 2}));
+    EXPECT_TRUE(r.is_identity(0, 3));
+    EXPECT_TRUE(r.is_identity(1, 3));
+}
+
+TEST(shape_union, keeps_the_order_of_a_list_meeting_an_empty_one)
+{
+    const auto left = xn::align_labels<xn::shape_union>({3, 1}, {});
+    EXPECT_EQ(left.result, (xn::labels{3, 1}));
+    EXPECT_EQ(left.index[0], (index_map{0, 1}));
+    EXPECT_EQ(left.index[1], (index_map{m, m}));
+    const auto right = xn::align_labels<xn::shape_union>({}, {"b", "a"});
+    EXPECT_EQ(right.result, (xn::labels{"b", "a"}));
+    EXPECT_EQ(right.index[0], (index_map{m, m}));
+    EXPECT_EQ(right.index[1], (index_map{0, 1}));
+}
+
+TEST(shape_left, keeps_the_left_labels_and_gathers_or_fills_the_right)
+{
+    const auto r = xn::align_labels<xn::shape_left>({30, 10, 20}, {20, 40});
+    EXPECT_EQ(r.result, (xn::labels{30, 10, 20}));
+    EXPECT_TRUE(r.is_identity(0, 3));
+    EXPECT_EQ(r.index[1], (index_map{m, m, 0}));
+}
+
+TEST(shape_right, keeps_the_right_labels_and_gathers_or_fills_the_left)
+{
+    const auto r = xn::align_labels<xn::shape_right>({30, 10, 20}, {20, 40});
+    EXPECT_EQ(r.result, (xn::labels{20, 40}));
+    EXPECT_EQ(r.index[0], (index_map{2, m}));
+    EXPECT_TRUE(r.is_identity(1, 2));
+}
+
+TEST(label_alignment, is_identity_needs_every_position_of_the_operand_in_order)
+{
+    const xn::label_alignment a{{1, 2}, {index_map{0, 1}, index_map{1, 0}}};
+    EXPECT_TRUE(a.is_identity(0, 2));
+    EXPECT_FALSE(a.is_identity(0, 3));
+    EXPECT_FALSE(a.is_identity(1, 2));
+}
+
+TEST(align_labels, equal_lists_are_aligned_as_they_are_whatever_the_strategy)
+{
+    const xn::labels ls{"x1", "x2"};
+    const auto r = xn::align_labels<refusing_shaping>(ls, ls);
+    EXPECT_EQ(r.result, ls);
+    EXPECT_TRUE(r.is_identity(0, 2));
+    EXPECT_TRUE(r.is_identity(1, 2));
+}
+
+TEST(align_labels, refuses_lists_of_different_types)
+{
+    XN_EXPECT_THROW_MSG(
+        xn::align_labels<xn::shape_union>({1, 2}, {"a"}), xn::shape_error,
+        "xn::align_labels: the left labels [1, 2] and the right labels ['a'] have different types "
+        "(left label 1 at position 0 is an integer, right label 'a' at position 0 is a string): "
+        "the labels of one axis have one type");
+}
+
+TEST(align_labels, refuses_a_list_with_repeated_labels)
+{
+    XN_EXPECT_THROW_MSG(xn::align_labels<xn::shape_union>({1, 2}, {3, 4, 3}), xn::shape_error,
+                        "xn::align_labels: the right labels: label 3 appears twice, at positions 0 and 2 of "
+                        "[3, 4, 3]: the labels of one axis are unique");
+}
+
+TEST(align_labels, refuses_an_inconsistent_answer_of_a_user_strategy)
+{
+    XN_EXPECT_THROW_MSG(
+        xn::align_labels<inconsistent_shaping>({1, 2}, {1, 3}), xn::shape_error,
+        "xn::align_labels: the shaping strategy returned an inconsistent alignment of [1, 2] and "
+        "[1, 3]: index[1][1] = 0 points at label 1 for result label 2");
+}
+
+TEST(align_labels, names_the_axis_in_messages_of_an_operation)
+{
+    XN_EXPECT_THROW_HAS(
+        xn::detail::align_checked<xn::shape_exact>("add",
+                                                   "axis 'x' (axis 0 of the left operand, axis 1 of "
+                                                   "the right operand)",
+                                                   {1, 2}, {2, 1}),
+        xn::shape_error,
+        {"xn::add: axis 'x' (axis 0 of the left operand, axis 1 of the right operand): the left "
+         "labels [1, 2]",
+         "[2, 1]"});
+}
+
+// SPEC §7 against xarray: xr.align(a, b, join=...) of two 1-d arrays whose values are their positions.
+TEST(align_labels, matches_xarray_align_on_random_label_lists)
+{
+    const auto cases = fixtures::read("coords_align.txt");
+    ASSERT_GE(cases.size(), 4000u);
+    const auto to_labels = [](const fixtures::fixture_case& c, const std::string& key)
+    {
+        xn::labels out;
+        if (c.string("kind") == "int")
+        {
+            for (const auto i : c.ints(key))
+            {
+                out.emplace_back(i);
+            }
+        }
+        else
+        {
+            for (const auto& s : c.strings(key))
+            {
+                out.emplace_back(s);
+            }
+        }
+        return out;
+    };
+    const auto expect_join =
+        [&](const fixtures::fixture_case& c, const std::string& join, const xn::label_alignment& r)
+    {
+        EXPECT_EQ(r.result, to_labels(c, join)) << join;
+        EXPECT_EQ(r.index[0], c.ints(join + "_a")) << join;
+        EXPECT_EQ(r.index[1], c.ints(join + "_b")) << join;
+    };
+    for (const auto& c : cases)
+    {
+        SCOPED_TRACE("coords_align.txt case at line " + std::to_string(c.line));
+        const auto a = to_labels(c, "a");
+        const auto b = to_labels(c, "b");
+        if (c.string("exact") == "1")
+        {
+            expect_join(c, "left", xn::align_labels<xn::shape_exact>(a, b));
+        }
+        else
+        {
+            EXPECT_THROW(xn::align_labels<xn::shape_exact>(a, b), xn::shape_error);
+        }
+        expect_join(c, "inner", xn::align_labels<xn::shape_intersection>(a, b));
+        expect_join(c, "outer", xn::align_labels<xn::shape_union>(a, b));
+        expect_join(c, "left", xn::align_labels<xn::shape_left>(a, b));
+        expect_join(c, "right", xn::align_labels<xn::shape_right>(a, b));
+        if (HasFailure())
+        {
+            break;
+        }
+    }
+}
+
+// Alignment inside operations
+// ===========================
+
+namespace
+{
+    using union_dims = xn::with_shaping<xn::missing_dims, xn::shape_union>;
+    using inner_dims = xn::with_shaping<xn::missing_dims, xn::shape_intersection>;
+
+    template <class E>
+    xt::xarray<double> values_of(const E& e)
+    {
+        return xt::xarray<double>(e.expression());
+    }
+
+    bool same_with_nan(const xt::xarray<double>& a, const xt::xarray<double>& b)
+    {
+        if (a.shape() != b.shape())
+        {
+            return false;
+        }
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            const bool both_nan = std::isnan(a.data()[i]) && std::isnan(b.data()[i]);
+            if (!both_nan && a.data()[i] != b.data()[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    constexpr double na = std::numeric_limits<double>::quiet_NaN();
+} // namespace
+
+TEST(aligned_operations, refuse_different_labels_under_the_default_shaping_naming_the_axis)
+{
+    const xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {1., 2., 3.};
+    auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
+    auto b = xn::name(y, {"t"}, {{"t", {10, 20, 40}}});
+    XN_EXPECT_THROW_MSG(
+        a + b, xn::shape_error,
+        "xn::operator+: axis 't' (axis 0 of the left operand, axis 0 of the right operand): the left "
+        "labels [10, 20, 30] (3 labels) and the right labels [10, 20, 40] (3 labels) differ, and the "
+        "shaping strategy does not align them (xn::shape_exact, the default, needs equal labels: "
+        "choose xn::shape_intersection, xn::shape_union, xn::shape_left or xn::shape_right)");
+}
+
+TEST(aligned_operations, with_equal_labels_under_the_default_shaping_stay_xtensor_functions_of_the_operands)
+{
+    xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {10., 20., 30.};
+    auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
+    auto b = xn::name(y, {"t"}, {{"t", {10, 20, 30}}});
+    auto sum = a + b;
+    EXPECT_EQ(sum.coords(), (xn::coords{{"t", {10, 20, 30}}}));
+    x(0) = 100.;
+    EXPECT_EQ(values_of(sum), (xt::xarray<double>{110., 22., 33.}));
+}
+
+TEST(aligned_operations, union_tag_sorts_the_labels_and_fills_with_nan)
+{
+    const xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {10., 20.};
+    auto a = xn::name<union_dims>(x, {"t"}, {{"t", {30, 10, 20}}});
+    auto b = xn::name<union_dims>(y, {"t"}, {{"t", {20, 40}}});
+    auto sum = a + b;
+    EXPECT_EQ(sum.dims(), xn::dims({"t"}));
+    EXPECT_EQ(sum.coords(), (xn::coords{{"t", {10, 20, 30, 40}}}));
+    EXPECT_TRUE(same_with_nan(values_of(sum), xt::xarray<double>{na, 13., na, na}));
+    EXPECT_TRUE(same_with_nan(values_of(xn::eval(sum)), xt::xarray<double>{na, 13., na, na}));
+}
+
+TEST(aligned_operations, intersection_tag_keeps_the_left_order)
+{
+    const xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {10., 20., 30.};
+    auto a = xn::name<inner_dims>(x, {"s"}, {{"s", {"c", "a", "b"}}});
+    auto b = xn::name<inner_dims>(y, {"s"}, {{"s", {"a", "b", "d"}}});
+    auto product = a * b;
+    EXPECT_EQ(product.coords(), (xn::coords{{"s", {"a", "b"}}}));
+    EXPECT_EQ(values_of(product), (xt::xarray<double>{20., 60.}));
+}
+
+TEST(aligned_operations, apply_chooses_the_shaping_for_one_operation)
+{
+    const xt::xarray<double> x = {1., 2.};
+    const xt::xarray<double> y = {10., 20.};
+    auto a = xn::name(x, {"t"}, {{"t", {1, 2}}});
+    auto b = xn::name(y, {"t"}, {{"t", {2, 3}}});
+    auto left = xn::apply<xn::missing_dims, xn::shape_left>(std::minus<>(), a, b);
+    EXPECT_EQ(left.coords(), (xn::coords{{"t", {1, 2}}}));
+    EXPECT_TRUE(same_with_nan(values_of(left), xt::xarray<double>{na, -8.}));
+    auto right = xn::apply<xn::missing_dims, xn::shape_right>(std::minus<>(), a, b);
+    EXPECT_EQ(right.coords(), (xn::coords{{"t", {2, 3}}}));
+    EXPECT_TRUE(same_with_nan(values_of(right), xt::xarray<double>{-8., na}));
+    // The result keeps the operands' strategy: it meets them again without a static_assert.
+    auto again = left + a;
+    EXPECT_EQ(values_of(again).size(), 2u);
+}
+
+TEST(aligned_operations, integer_operands_are_filled_with_the_given_value)
+{
+    const xt::xarray<int> x = {1, 2, 3};
+    const xt::xarray<int> y = {10, 20};
+    auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
+    auto b = xn::name(y, {"t"}, {{"t", {20, 40}}});
+    auto sum = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b, -100));
+    EXPECT_EQ(sum.coords(), (xn::coords{{"t", {10, 20, 30, 40}}}));
+    EXPECT_EQ(sum.expression(), (xt::xarray<int>{-99, 12, -97, -80}));
+}
+
+TEST(aligned_operations, integer_operands_without_a_fill_value_are_refused_when_they_lack_labels)
+{
+    const xt::xarray<int> x = {1, 2, 3};
+    const xt::xarray<int> y = {10, 20};
+    auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
+    auto b = xn::name(y, {"t"}, {{"t", {20, 40}}});
+    XN_EXPECT_THROW_MSG(
+        (xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b)), xn::shape_error,
+        "xn::apply: the left operand lacks 1 of the 4 aligned labels [10, 20, 30, 40] of axis 't' (its "
+        "axis 0), and its element type has no NaN to fill them with: give a fill value, as in "
+        "xn::apply<S, Shaping>(f, a, b, fill)");
+    // Without anything to fill, integers need no fill value.
+    auto inner = xn::apply<xn::missing_dims, xn::shape_intersection>(std::plus<>(), a, b);
+    EXPECT_EQ(xt::xarray<int>(inner.expression()), (xt::xarray<int>{12}));
+}
+
+TEST(aligned_operations, labels_of_different_types_do_not_meet)
+{
+    const xt::xarray<double> x = {1., 2.};
+    auto a = xn::name<union_dims>(x, {"t"}, {{"t", {1, 2}}});
+    auto b = xn::name<union_dims>(x, {"t"}, {{"t", {"1", "2"}}});
+    XN_EXPECT_THROW_MSG(
+        a + b, xn::shape_error,
+        "xn::operator+: axis 't' (axis 0 of the left operand, axis 0 of the right operand): the left "
+        "labels [1, 2] and the right labels ['1', '2'] have different types (left label 1 at position "
+        "0 is an integer, right label '1' at position 0 is a string): the labels of one axis have one "
+        "type");
+}
+
+TEST(aligned_operations, an_axis_without_labels_must_have_the_size_of_the_labels_it_meets)
+{
+    const xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {1., 2.};
+    auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
+    auto b = xn::name(y, {"t"});
+    XN_EXPECT_THROW_MSG(
+        a + b, xn::shape_error,
+        "xn::operator+: axis 't' (axis 0 of the left operand, axis 0 of the right operand): the axis "
+        "has 3 labels [10, 20, 30] but size 2 where it has no labels: an axis without labels takes the "
+        "labels it meets only at their size");
+    auto c = xn::name(x, {"t"});
+    auto sum = c + a;
+    EXPECT_EQ(sum.coords(), (xn::coords{{"t", {10, 20, 30}}}));
+}
+
+TEST(aligned_operations, a_labelled_axis_is_not_stretched)
+{
+    xt::xarray<double> x = {1., 2.};
+    x.reshape({2, 1});
+    const xt::xarray<double> y = {1., 2., 3.};
+    auto a = xn::name<xn::numpy>(x, {"s", "t"}, {{"t", {7}}});
+    auto b = xn::name<xn::numpy>(y, {"?"});
+    XN_EXPECT_THROW_MSG(
+        a + b, xn::shape_error,
+        "xn::operator+: axis 't' (axis 1 of (s, t)) of the result has size 3 but operand 0 brings 1 "
+        "labels [7]: a labelled axis is not stretched");
+}
+
+TEST(aligned_operations, a_gathered_operand_is_copied_when_the_operation_is_built)
+{
+    xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {10., 20., 30.};
+    auto a = xn::name<union_dims>(x, {"t"}, {{"t", {1, 2, 3}}});
+    auto same = xn::name<union_dims>(y, {"t"}, {{"t", {1, 2, 3}}});
+    auto shifted = xn::name<union_dims>(y, {"t"}, {{"t", {2, 3, 4}}});
+    auto lazy = a + same;
+    auto gathered = a + shifted;
+    x(1) = 200.;
+    // Equal labels: the view still refers to x. Different labels: x was gathered before the change.
+    EXPECT_EQ(values_of(lazy), (xt::xarray<double>{11., 220., 33.}));
+    EXPECT_TRUE(same_with_nan(values_of(gathered), xt::xarray<double>{na, 12., 23., na}));
+}
+
+TEST(aligned_operations, take_over_rvalue_operands)
+{
+    const auto make = [](double first, xn::labels labels)
+    {
+        xt::xarray<double> values = {first, first + 1.};
+        return xn::name<union_dims>(std::move(values), {"t"}, {{"t", std::move(labels)}});
+    };
+    auto sum = make(1., {1, 2}) + make(10., {1, 2});
+    auto joined = make(1., {1, 2}) + make(10., {2, 3});
+    EXPECT_EQ(values_of(sum), (xt::xarray<double>{11., 13.}));
+    EXPECT_TRUE(same_with_nan(values_of(joined), xt::xarray<double>{na, 12., na}));
+}
+
+TEST(aligned_operations, evaluate_a_lazy_named_operand_once)
+{
+    const xt::xarray<double> x = {1., 2.};
+    auto a = xn::name<union_dims>(x, {"t"}, {{"t", {1, 2}}});
+    auto doubled = a * 2.;
+    EXPECT_EQ(doubled.coords(), a.coords());
+    auto b = xn::name<union_dims>(x, {"t"}, {{"t", {2, 5}}});
+    EXPECT_TRUE(same_with_nan(values_of(doubled + b), xt::xarray<double>{na, 5., na}));
+}
+
+TEST(aligned_operations, align_every_operand_of_a_ternary_function)
+{
+    const xt::xarray<bool> c = {true, false, true, false};
+    const xt::xarray<double> x = {1., 2., 3.};
+    const xt::xarray<double> y = {10., 20.};
+    auto cond = xn::name<union_dims>(c, {"t"}, {{"t", {1, 2, 3, 4}}});
+    auto a = xn::name<union_dims>(x, {"t"}, {{"t", {2, 3, 4}}});
+    auto b = xn::name<union_dims>(y, {"t"}, {{"t", {4, 1}}});
+    auto chosen = xn::where(cond, a, b);
+    EXPECT_EQ(chosen.coords(), (xn::coords{{"t", {1, 2, 3, 4}}}));
+    // a at 1..4: [nan, 1, 2, 3]; b: [20, nan, nan, 10].
+    EXPECT_TRUE(same_with_nan(values_of(chosen), xt::xarray<double>{na, na, 2., 10.}));
+    // A condition that lacks labels has nothing to fill them with.
+    auto short_cond = xn::name<union_dims>(xt::xarray<bool>{true}, {"t"}, {{"t", {1}}});
+    XN_EXPECT_THROW_HAS(xn::where(short_cond, a, b), xn::shape_error,
+                        {"xn::where: operand 0 lacks 3 of the 4 aligned labels [1, 2, 3, 4] of axis 't'"});
+}
+
+TEST(aligned_operations, explicit_broadcast_aligns_the_labels_first)
+{
+    const xt::xarray<double> x = {1., 2.};
+    const xt::xarray<double> y = {10., 20.};
+    auto a = xn::name<union_dims>(x, {"t"}, {{"t", {1, 2}}});
+    auto b = xn::name<union_dims>(y, {"s"}, {{"s", {"p", "q"}}});
+    auto [l, r] = xn::broadcast(a, b);
+    EXPECT_EQ(l.dims(), xn::dims({"t", "s"}));
+    EXPECT_EQ(l.coords(), (xn::coords{{"t", {1, 2}}, {"s", {"p", "q"}}}));
+    EXPECT_EQ(r.coords(), l.coords());
+    EXPECT_EQ(values_of(r), (xt::xarray<double>{{10., 20.}, {10., 20.}}));
+}
+
+TEST(aligned_operations, a_refused_alignment_leaves_the_operands_as_they_were)
+{
+    xt::xarray<int> x = {1, 2};
+    auto a = xn::name(x, {"t"}, {{"t", {1, 2}}});
+    auto b = xn::name(x, {"t"}, {{"t", {2, 3}}});
+    EXPECT_THROW((xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b)), xn::shape_error);
+    EXPECT_EQ(x, (xt::xarray<int>{1, 2}));
+    EXPECT_EQ(a.coords(), (xn::coords{{"t", {1, 2}}}));
+    EXPECT_EQ(b.coords(), (xn::coords{{"t", {2, 3}}}));
+}
+
+// Seed 000 verbatim: X with {x1, x2}, Y with {y1, y2}, broadcast to (X, Y).
+TEST(aligned_operations, seed_000_broadcasts_x_against_y_by_label)
+{
+    const xt::xarray<double> left = {1.0, 2.0};
+    const xt::xarray<double> right = {0.1, 0.2};
+    auto l = xn::name(left, {"X"}, {{"X", {"x1", "x2"}}});
+    auto r = xn::name(right, {"Y"}, {{"Y", {"y1", "y2"}}});
+    auto [bl, br] = xn::broadcast(l, r);
+    EXPECT_EQ(bl.dims(), xn::dims({"X", "Y"}));
+    EXPECT_EQ(bl.coords(), (xn::coords{{"X", {"x1", "x2"}}, {"Y", {"y1", "y2"}}}));
+    const auto at = [](const auto& e, const char* x, const char* y) {
+        return xt::xarray<double>(e.sel({{"X", x}, {"Y", y}}).expression())();
+    };
+    // broadcasted left: {[x1,y1]=1.0, [x1,y2]=1.0, [x2,y1]=2.0, [x2,y2]=2.0}
+    EXPECT_EQ(at(bl, "x1", "y1"), 1.0);
+    EXPECT_EQ(at(bl, "x1", "y2"), 1.0);
+    EXPECT_EQ(at(bl, "x2", "y1"), 2.0);
+    EXPECT_EQ(at(bl, "x2", "y2"), 2.0);
+    // broadcasted right: {[x1,y1]=0.1, [x1,y2]=0.2, [x2,y1]=0.1, [x2,y2]=0.2}
+    EXPECT_EQ(at(br, "x1", "y1"), 0.1);
+    EXPECT_EQ(at(br, "x1", "y2"), 0.2);
+    EXPECT_EQ(at(br, "x2", "y1"), 0.1);
+    EXPECT_EQ(at(br, "x2", "y2"), 0.2);
+}
+
+// Against xarray: xr.align(a, b, join=...) then arithmetic, on thousands of random labelled operands.
+namespace
+{
+    template <class Shaping, class T>
+    void check_arith_case(const fixtures::fixture_case& c)
+    {
+        using strategy = xn::with_shaping<xn::missing_dims, Shaping>;
+        const xn::dims a_dims(c.strings("a_dims"));
+        const xn::dims b_dims(c.strings("b_dims"));
+        const auto a_values = xn_test::fixture_array<T>(c, "a_values", xn_test::fixture_shape(c, "a_shape"));
+        const auto b_values = xn_test::fixture_array<T>(c, "b_values", xn_test::fixture_shape(c, "b_shape"));
+        const auto a = xn::name<strategy>(a_values, a_dims, xn_test::fixture_coords(c, "a_", a_dims));
+        const auto b = xn::name<strategy>(b_values, b_dims, xn_test::fixture_coords(c, "b_", b_dims));
+        const std::string op = c.string("op");
+
+        // Floats through the operators of the tagged expressions, integers through apply and a fill value.
+        const auto check = [&](const auto& compute)
+        {
+            if (c.has("error"))
+            {
+                const auto what = "'" + c.string("error_axis") + "'";
+                if (c.string("error") == "shape_error")
+                {
+                    XN_EXPECT_THROW_HAS(compute(), xn::shape_error, {what});
+                }
+                else
+                {
+                    XN_EXPECT_THROW_HAS(compute(), xn::broadcast_error, {what});
+                }
+                return;
+            }
+            const auto result = compute();
+            const xn::dims r_dims(c.strings("r_dims"));
+            const auto r_shape = xn_test::fixture_shape(c, "r_shape");
+            EXPECT_EQ(result.dims(), r_dims);
+            EXPECT_EQ(result.coords(), xn_test::fixture_coords(c, "r_", r_dims));
+            const auto expected = xn_test::fixture_array<T>(c, "r_values", r_shape);
+            const auto evaluated = xn::eval(result);
+            ASSERT_EQ(std::vector<std::size_t>(evaluated.shape().begin(), evaluated.shape().end()), r_shape);
+            xn_test::expect_same_values(evaluated.expression(), expected);
+            EXPECT_EQ(evaluated.coords(), result.coords());
+            const xt::xarray<T> through_xtensor = result.expression();
+            xn_test::expect_same_values(through_xtensor, expected);
+        };
+        const auto with = [&](auto functor)
+        {
+            if constexpr (std::is_floating_point<T>::value)
+            {
+                check([&] { return functor(a, b); });
+            }
+            else if (c.has("fill"))
+            {
+                const auto fill = c.ints("fill").front();
+                check([&] { return xn::apply<xn::missing_dims, Shaping>(functor, a, b, fill); });
+            }
+            else
+            {
+                check([&] { return xn::apply<xn::missing_dims, Shaping>(functor, a, b); });
+            }
+        };
+        if (op == "add")
+        {
+            with([](const auto& l, const auto& r) { return l + r; });
+        }
+        else if (op == "sub")
+        {
+            with([](const auto& l, const auto& r) { return l - r; });
+        }
+        else if (op == "mul")
+        {
+            with([](const auto& l, const auto& r) { return l * r; });
+        }
+        else
+        {
+            with([](const auto& l, const auto& r) { return l / r; });
+        }
+    }
+
+    template <class T>
+    void check_arith_case_of(const fixtures::fixture_case& c)
+    {
+        const std::string join = c.string("join");
+        if (join == "exact")
+        {
+            check_arith_case<xn::shape_exact, T>(c);
+        }
+        else if (join == "inner")
+        {
+            check_arith_case<xn::shape_intersection, T>(c);
+        }
+        else if (join == "outer")
+        {
+            check_arith_case<xn::shape_union, T>(c);
+        }
+        else if (join == "left")
+        {
+            check_arith_case<xn::shape_left, T>(c);
+        }
+        else
+        {
+            check_arith_case<xn::shape_right, T>(c);
+        }
+    }
+} // namespace
+
+TEST(aligned_operations, match_xarray_align_then_arithmetic_on_random_labelled_operands)
+{
+    const auto cases = fixtures::read("coords_arith.txt");
+    ASSERT_GE(cases.size(), 3000u);
+    for (const auto& c : cases)
+    {
+        SCOPED_TRACE("coords_arith.txt case at line " + std::to_string(c.line));
+        if (c.string("dtype") == "float")
+        {
+            check_arith_case_of<double>(c);
+        }
+        else
+        {
+            check_arith_case_of<std::int64_t>(c);
+        }
+        if (HasFailure())
+        {
+            break;
+        }
+    }
+}
