@@ -102,7 +102,7 @@ namespace
         {
             return mn + double(n * s);
         }
-        return 2 * mn;  // copy
+        return 2 * mn; // copy
     }
 
     template <class T>
@@ -119,15 +119,12 @@ namespace
         xt::xtensor<T, 1> sums;
 
         operands(std::size_t rows, std::size_t columns)
-            : m(rows)
-            , n(columns)
-            , a(xt::xtensor<T, 2>::from_shape({rows, columns}))
-            , b(xt::xtensor<T, 2>::from_shape({rows, columns}))
-            , u_column(xt::xtensor<T, 2>::from_shape({rows, 1}))
-            , u(xt::xtensor<T, 1>::from_shape({rows}))
-            , v(xt::xtensor<T, 1>::from_shape({columns}))
-            , out(xt::xtensor<T, 2>::from_shape({rows, columns}))
-            , sums(xt::xtensor<T, 1>::from_shape({columns}))
+            : m(rows), n(columns), a(xt::xtensor<T, 2>::from_shape({rows, columns})),
+              b(xt::xtensor<T, 2>::from_shape({rows, columns})),
+              u_column(xt::xtensor<T, 2>::from_shape({rows, 1})), u(xt::xtensor<T, 1>::from_shape({rows})),
+              v(xt::xtensor<T, 1>::from_shape({columns})),
+              out(xt::xtensor<T, 2>::from_shape({rows, columns})),
+              sums(xt::xtensor<T, 1>::from_shape({columns}))
         {
             std::size_t i = 0;
             for (auto* x : {&a, &b})
@@ -158,7 +155,10 @@ namespace
         auto it = cache.find({m, n});
         if (it == cache.end())
         {
-            it = cache.emplace(std::piecewise_construct, std::forward_as_tuple(m, n), std::forward_as_tuple(m, n)).first;
+            it = cache
+                     .emplace(std::piecewise_construct, std::forward_as_tuple(m, n),
+                              std::forward_as_tuple(m, n))
+                     .first;
         }
         return it->second;
     }
@@ -303,7 +303,8 @@ namespace
     void bench_copy(benchmark::State& state, std::size_t m, std::size_t n)
     {
         auto& o = operands_for<T>(m, n);
-        run(state, bytes_moved("copy", m, n, sizeof(T)), [&] { std::memcpy(o.out.data(), o.a.data(), m * n * sizeof(T)); });
+        run(state, bytes_moved("copy", m, n, sizeof(T)),
+            [&] { std::memcpy(o.out.data(), o.a.data(), m * n * sizeof(T)); });
     }
 
     template <class T>
@@ -316,7 +317,8 @@ namespace
         {
             const std::string name = c.name;
             benchmark::RegisterBenchmark((prefix + "/" + name + "/xtensor").c_str(),
-                                         [=](benchmark::State& state) { bench_xtensor<T>(state, name, m, n); });
+                                         [=](benchmark::State& state)
+                                         { bench_xtensor<T>(state, name, m, n); });
             benchmark::RegisterBenchmark((prefix + "/" + name + "/xtensor-named").c_str(),
                                          [=](benchmark::State& state) { bench_named<T>(state, name, m, n); });
 #if XTENSOR_NAMED_BENCH_EIGEN
@@ -333,7 +335,6 @@ namespace
     class table_reporter : public benchmark::ConsoleReporter
     {
     public:
-
         void ReportRuns(const std::vector<Run>& reports) override
         {
             benchmark::ConsoleReporter::ReportRuns(reports);
@@ -358,7 +359,6 @@ namespace
         }
 
     private:
-
         std::map<std::string, double> m_median;
     };
 
@@ -396,14 +396,18 @@ namespace
                 char cell[64];
                 if (t_copy > 0)
                 {
-                    const double bytes = bytes_moved(c.name, config.rows, config.columns, config.element_size);
-                    const double copy_bytes = bytes_moved("copy", config.rows, config.columns, config.element_size);
+                    const double bytes =
+                        bytes_moved(c.name, config.rows, config.columns, config.element_size);
+                    const double copy_bytes =
+                        bytes_moved("copy", config.rows, config.columns, config.element_size);
                     const double share = (bytes / copy_bytes * t_copy) / t_named;
-                    std::snprintf(cell, sizeof(cell), "%7.2f [%5.2f] %-4s bw %4.2f", ratio, c.bar[k], met ? "ok" : "LOW", share);
+                    std::snprintf(cell, sizeof(cell), "%7.2f [%5.2f] %-4s bw %4.2f", ratio, c.bar[k],
+                                  met ? "ok" : "LOW", share);
                 }
                 else
                 {
-                    std::snprintf(cell, sizeof(cell), "%7.2f [%5.2f] %-4s", ratio, c.bar[k], met ? "ok" : "LOW");
+                    std::snprintf(cell, sizeof(cell), "%7.2f [%5.2f] %-4s", ratio, c.bar[k],
+                                  met ? "ok" : "LOW");
                 }
                 std::printf(" | %-30s", cell);
             }
@@ -414,18 +418,13 @@ namespace
             std::printf("%s\n", all_met ? "Every ratio meets its bar." : "Some ratios are below their bar.");
         }
     }
-}
+} // namespace
 
 int main(int argc, char** argv)
 {
     std::printf("xtensor-named kernels: SIMD architecture %s (xsimd %d.%d.%d), xtensor %d.%d.%d\n",
-                xn::detail::simd::arch_name(),
-                XSIMD_VERSION_MAJOR,
-                XSIMD_VERSION_MINOR,
-                XSIMD_VERSION_PATCH,
-                XTENSOR_VERSION_MAJOR,
-                XTENSOR_VERSION_MINOR,
-                XTENSOR_VERSION_PATCH);
+                xn::detail::simd::arch_name(), XSIMD_VERSION_MAJOR, XSIMD_VERSION_MINOR, XSIMD_VERSION_PATCH,
+                XTENSOR_VERSION_MAJOR, XTENSOR_VERSION_MINOR, XTENSOR_VERSION_PATCH);
 #if !XTENSOR_NAMED_BENCH_EIGEN
     std::printf("Eigen not found: no Eigen column\n");
 #endif
@@ -438,9 +437,9 @@ int main(int argc, char** argv)
     for (auto& flag : defaults)
     {
         const std::string key = flag.substr(0, flag.find('='));
-        const bool given = std::any_of(args.begin() + 1,
-                                       args.end(),
-                                       [&](const char* arg) { return std::strncmp(arg, key.c_str(), key.size()) == 0; });
+        const bool given =
+            std::any_of(args.begin() + 1, args.end(),
+                        [&](const char* arg) { return std::strncmp(arg, key.c_str(), key.size()) == 0; });
         if (!given)
         {
             args.push_back(flag.data());

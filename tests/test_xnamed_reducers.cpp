@@ -173,3 +173,32 @@ TEST(xnamed_reducers, amax_and_amin_of_no_elements_are_refused)
     auto sum = xn::eval(xn::sum(named, {"w"}));
     EXPECT_EQ(sum.expression(), (xt::xarray<double>{0., 0.}));
 }
+
+// xtensor 0.24's reducers read wrong values through a strided view of an expression without a data
+// interface unless the reduced axis is the last; the named views of such expressions must not use one.
+TEST(xnamed_reducers, sums_of_permuted_and_broadcast_lazy_expressions_match_a_plain_loop)
+{
+    const xt::xarray<double> a = values_2x3x4();
+    const xt::xarray<double> w{10., 20.};
+    auto lazy = xn::name(a + 1.0, {"x", "y", "z"});
+    const auto permuted = xn::eval(xn::sum(lazy.transpose({"z", "x", "y"}), {"x"}));
+    ASSERT_EQ(permuted.dims(), (xn::dims{"z", "y"}));
+    const auto outer = xn::eval(xn::sum(lazy + xn::name(w, {"v"}), {"x"}));
+    ASSERT_EQ(outer.dims(), (xn::dims{"y", "z", "v"}));
+    for (std::size_t y = 0; y < 3; ++y)
+    {
+        for (std::size_t z = 0; z < 4; ++z)
+        {
+            double column = 0.;
+            for (std::size_t x = 0; x < 2; ++x)
+            {
+                column += a(x, y, z) + 1.0;
+            }
+            EXPECT_EQ(permuted.expression()(z, y), column) << "z=" << z << " y=" << y;
+            for (std::size_t v = 0; v < 2; ++v)
+            {
+                EXPECT_EQ(outer.expression()(y, z, v), column + 2 * w(v)) << "y=" << y << " z=" << z;
+            }
+        }
+    }
+}

@@ -40,7 +40,7 @@
 #include "xstrategies.hpp"
 #include "detail/xaligned_view.hpp"
 #include "detail/xbroadcast_arguments.hpp"
-#include "detail/xindexed_view.hpp"
+#include "detail/xaligned_view.hpp"
 
 namespace xt
 {

@@ -53,9 +53,9 @@ namespace xt
         {
             namespace simd
             {
-                // Streaming (non-temporal) stores write around the caches. xsimd offers none before
-                // version 13, so they come from the x86 intrinsics that xsimd already includes, one
-                // overload per register type.
+                // Streaming (non-temporal) stores write around the caches. xsimd 8 offers none, so they
+                // come from the x86 intrinsics, one overload per register type; elsewhere streaming
+                // falls back to ordinary stores.
 #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #define XTENSOR_NAMED_HAS_STREAMING_STORES 1
                 inline void stream_register(double* dst, __m128d value) noexcept
@@ -96,9 +96,7 @@ namespace xt
                 }
 #else
 #define XTENSOR_NAMED_HAS_STREAMING_STORES 0
-                inline void stream_fence() noexcept
-                {
-                }
+                inline void stream_fence() noexcept {}
 #endif
 
                 template <class T, class R, class = void>
@@ -107,7 +105,8 @@ namespace xt
                 };
 
                 template <class T, class R>
-                struct has_stream_register<T, R, std::void_t<decltype(stream_register(std::declval<T*>(), std::declval<R>()))>>
+                struct has_stream_register<
+                    T, R, std::void_t<decltype(stream_register(std::declval<T*>(), std::declval<R>()))>>
                     : std::true_type
                 {
                 };
@@ -121,10 +120,11 @@ namespace xt
                     return arch_type::name();
                 }
 
-                /// Whether `T` has a SIMD register on `arch_type`; without one the kernels run one element at a time.
+                /// Whether `T` has a SIMD register on `arch_type`; without one the kernels run one element at
+                /// a time.
                 template <class T>
-                inline constexpr bool has_batch_v = arch_type::supported()
-                                                    && xsimd::types::has_simd_register<T, arch_type>::value;
+                inline constexpr bool has_batch_v =
+                    arch_type::supported() && xsimd::types::has_simd_register<T, arch_type>::value;
 
                 template <class T, bool = has_batch_v<T>>
                 struct batch_traits
@@ -162,7 +162,8 @@ namespace xt
                     }
 
                     /// Whether `stream` writes around the caches; else it is an ordinary store.
-                    static constexpr bool can_stream = has_stream_register<T, typename type::register_type>::value;
+                    static constexpr bool can_stream =
+                        has_stream_register<T, typename type::register_type>::value;
 
                     /// Stores to `dst`, aligned to sizeof(type), around the caches where can_stream.
                     static void stream(T* dst, const type& value) noexcept
@@ -231,9 +232,9 @@ namespace xt
                 {
                     XTENSOR_NAMED_CONTRACT_BARRIER(value);
                 }
-            }
-        }
-    }
-}
+            } // namespace simd
+        }     // namespace detail
+    }         // namespace named
+} // namespace xt
 
 #endif

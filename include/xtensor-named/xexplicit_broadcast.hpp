@@ -15,7 +15,7 @@
 //   const), over the input itself (broadcast_to) or over a view that inserts size-1 axes at the new
 //   positions and permutes named axes (broadcast, broadcast_in_dim, broadcast_like): the strided view
 //   of detail::aligned_view for an input with a data interface, an index-reading one for any other
-//   (detail/xindexed_view.hpp says why). Nothing is copied before evaluation.
+//   (detail/xaligned_view.hpp says why). Nothing is copied before evaluation.
 // - broadcast_like lines the input up with the target under the input's strategy, as the operators
 //   would, and requires the broadcast to give exactly the target's axes: the result has the target's
 //   dims and shape (unlike xarray's broadcast_like, which keeps the input's order and adds the
@@ -38,7 +38,7 @@
 #include "xnamed_expression.hpp"
 #include "detail/xaligned_view.hpp"
 #include "detail/xbroadcast_arguments.hpp"
-#include "detail/xindexed_view.hpp"
+#include "detail/xaligned_view.hpp"
 
 namespace xt
 {

@@ -42,6 +42,7 @@ namespace xt
              * Elementwise values equal xtensor's bit for bit; sums too, except when the innermost axis
              * is summed (then lanes are summed apart: see lane_sum_sink).
              * An `out` that shares memory with an operand is evaluated through a temporary.
+             * Defining XTENSOR_NAMED_DISABLE_KERNELS leaves everything to xtensor.
              */
             template <class O, class E>
             bool try_kernel_assign(O& out, const E& e);
@@ -53,30 +54,29 @@ namespace xt
             };
 
             template <class O>
-            struct is_kernel_output<O,
-                                    std::void_t<decltype(std::declval<O&>().data()),
-                                                decltype(std::declval<const O&>().data_offset()),
-                                                decltype(std::declval<const O&>().strides()),
-                                                decltype(std::declval<const O&>().shape()),
-                                                typename O::value_type>>
-                : std::bool_constant<(std::is_same<typename O::value_type, float>::value
-                                      || std::is_same<typename O::value_type, double>::value)
-                                     && std::is_same<decltype(std::declval<O&>().data()),
-                                                     typename O::value_type*>::value>
+            struct is_kernel_output<
+                O, std::void_t<decltype(std::declval<O&>().data()),
+                               decltype(std::declval<const O&>().data_offset()),
+                               decltype(std::declval<const O&>().strides()),
+                               decltype(std::declval<const O&>().shape()), typename O::value_type>>
+                : std::bool_constant<
+                      (std::is_same<typename O::value_type, float>::value ||
+                       std::is_same<typename O::value_type, double>::value) &&
+                      std::is_same<decltype(std::declval<O&>().data()), typename O::value_type*>::value>
             {
             };
 
             /// Whether the kernels evaluate `E` elementwise into elements of type `T`.
             template <class T, class E>
-            inline constexpr bool is_kernel_elementwise_v = kernel_node<T, E>::supported
-                                                            && !xt::is_xscalar<std::decay_t<E>>::value;
+            inline constexpr bool is_kernel_elementwise_v =
+                kernel_node<T, E>::supported && !xt::is_xscalar<std::decay_t<E>>::value;
 
             /// Whether the kernels cover `xt::noalias(out) = e` for an `out` of type `O`.
             template <class O, class E>
-            inline constexpr bool is_kernel_assignable_v
-                = is_kernel_output<O>::value
-                  && (is_kernel_elementwise_v<typename O::value_type, E>
-                      || kernel_reduction<typename O::value_type, std::decay_t<E>>::supported);
+            inline constexpr bool is_kernel_assignable_v =
+                is_kernel_output<O>::value &&
+                (is_kernel_elementwise_v<typename O::value_type, E> ||
+                 kernel_reduction<typename O::value_type, std::decay_t<E>>::supported);
 
             /// Whether `O` can be resized to a shape of `rank` axes as xtensor's assignment resizes it.
             template <class O>
@@ -120,12 +120,10 @@ namespace xt
             class kernel_collector
             {
             public:
-
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
 
                 kernel_collector(kernel_layout& layout, std::size_t first_operand)
-                    : m_layout(layout)
-                    , m_operand(first_operand)
+                    : m_layout(layout), m_operand(first_operand)
                 {
                 }
 
@@ -210,7 +208,6 @@ namespace xt
                 }
 
             private:
-
                 kernel_layout& m_layout;
                 std::size_t m_operand;
                 std::size_t m_leaf = 0;
@@ -227,7 +224,8 @@ namespace xt
                 return kernel_sizes(shape.begin(), shape.end());
             }
 
-            /// Resizes `out` to `shape` as xtensor's assignment does; only called where kernel_resizable accepts.
+            /// Resizes `out` to `shape` as xtensor's assignment does; only called where kernel_resizable
+            /// accepts.
             template <class O>
             inline void kernel_resize(O& out, const kernel_sizes& shape)
             {
@@ -244,12 +242,14 @@ namespace xt
                 }
             }
 
-            /// Where `out` already has `shape`, or can be resized to it: false when the kernels must leave it.
+            /// Where `out` already has `shape`, or can be resized to it: false when the kernels must leave
+            /// it.
             template <class O>
             inline bool kernel_output_fits(const O& out, const kernel_sizes& shape, bool& resize)
             {
                 const auto& current = out.shape();
-                resize = !(current.size() == shape.size() && std::equal(shape.begin(), shape.end(), current.begin()));
+                resize = !(current.size() == shape.size() &&
+                           std::equal(shape.begin(), shape.end(), current.begin()));
                 return !resize || kernel_resizable<O>::accepts(shape.size());
             }
 
@@ -261,19 +261,15 @@ namespace xt
                 layout.set_right_aligned(0, out.shape(), out.strides());
                 layout.set_right_aligned(1, source.shape(), source.strides());
                 std::array<const T*, 1> leaves{source.data()};
-                run_elementwise<kernel_leaf<T, xt::xarray<T>>, T, 1>(layout,
-                                                                    out.data() + out.data_offset(),
-                                                                    leaves);
+                run_elementwise<kernel_leaf<T, xt::xarray<T>>, T, 1>(layout, out.data() + out.data_offset(),
+                                                                     leaves);
             }
 
             /// Runs `evaluate(data, strides)` on `out`, or on a temporary copied into `out` afterwards when
             /// `out` shares memory with an operand, resizing `out` first or after as needed.
             template <class O, class F>
-            inline void kernel_evaluate_into(O& out,
-                                             const kernel_sizes& shape,
-                                             bool resize,
-                                             bool through_temporary,
-                                             F&& evaluate)
+            inline void kernel_evaluate_into(O& out, const kernel_sizes& shape, bool resize,
+                                             bool through_temporary, F&& evaluate)
             {
                 using value_type = typename O::value_type;
                 if (through_temporary)
@@ -322,19 +318,15 @@ namespace xt
                 {
                     // In place (out = out + b) is safe only where the output does not move and every
                     // shared leaf reads the element being written.
-                    through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides())
-                                        || !collector.reads_in_place(out_data, out_span);
+                    through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides()) ||
+                                        !collector.reads_in_place(out_data, out_span);
                 }
-                kernel_evaluate_into(out,
-                                     shape,
-                                     resize,
-                                     through_temporary,
+                kernel_evaluate_into(out, shape, resize, through_temporary,
                                      [&](value_type* data, const auto& strides)
                                      {
                                          kernel_layout run_layout = layout;
                                          run_layout.set_right_aligned(0, shape, strides);
-                                         run_elementwise<node, value_type, leaves>(run_layout,
-                                                                                   data,
+                                         run_elementwise<node, value_type, leaves>(run_layout, data,
                                                                                    collector.pointers());
                                      });
                 return true;
@@ -357,7 +349,8 @@ namespace xt
             /// Which axes of its input a reducer sums: rebuilds it on an input whose sizes 2, 3, ... name
             /// the axes and reads which sizes its shape lost (or set to 1 with keep_dims).
             template <class R>
-            inline bool kernel_reduced_axes(const R& reducer, std::size_t rank, bool keep_dims, xt::svector<bool, 8>& reduced)
+            inline bool kernel_reduced_axes(const R& reducer, std::size_t rank, bool keep_dims,
+                                            xt::svector<bool, 8>& reduced)
             {
                 using value_type = typename R::value_type;
                 xt::svector<std::size_t, 8> probe_shape(rank);
@@ -403,10 +396,8 @@ namespace xt
              * not what the kernels expect.
              */
             template <class T, class E>
-            inline bool kernel_describe_sums(const E& e,
-                                             const kernel_sizes& shape,
-                                             std::vector<sum_stage<T>>& stages,
-                                             kernel_sizes& space)
+            inline bool kernel_describe_sums(const E& e, const kernel_sizes& shape,
+                                             std::vector<sum_stage<T>>& stages, kernel_sizes& space)
             {
                 using reduction = kernel_reduction<T, E>;
                 const auto& input = e.expression();
@@ -484,7 +475,8 @@ namespace xt
                 const kernel_sizes shape = kernel_shape(e.shape());
                 std::vector<sum_stage<value_type>> stages;
                 kernel_sizes space;
-                if (!kernel_describe_sums<value_type>(e, input_shape, stages, space) || space.size() != shape.size())
+                if (!kernel_describe_sums<value_type>(e, input_shape, stages, space) ||
+                    space.size() != shape.size())
                 {
                     return false;
                 }
@@ -511,37 +503,42 @@ namespace xt
                 }
                 const bool through_temporary = collector.overlaps_with(out.data() + out.data_offset(),
                                                                        span_of(out.shape(), out.strides()));
-                const bool empty_output = std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
-                kernel_evaluate_into(out,
-                                     shape,
-                                     resize,
-                                     through_temporary && !empty_output,
-                                     [&](value_type* data, const auto& strides)
-                                     {
-                                         if (empty_output)
-                                         {
-                                             return;
-                                         }
-                                         kernel_layout run_layout = layout;
-                                         for (std::size_t a = 0; a < run_layout.rank(); ++a)
-                                         {
-                                             run_layout.stride(a, 0) = 0;
-                                         }
-                                         for (std::size_t q = 0; q < shape.size(); ++q)
-                                         {
-                                             if (space[q] != kernel_phantom_axis && shape[q] != 1)
-                                             {
-                                                 run_layout.stride(space[q], 0) = static_cast<kernel_index>(strides[q]);
-                                             }
-                                         }
-                                         run_sums<node, value_type, leaves>(run_layout, stages, data, collector.pointers());
-                                     });
+                const bool empty_output =
+                    std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
+                kernel_evaluate_into(
+                    out, shape, resize, through_temporary && !empty_output,
+                    [&](value_type* data, const auto& strides)
+                    {
+                        if (empty_output)
+                        {
+                            return;
+                        }
+                        kernel_layout run_layout = layout;
+                        for (std::size_t a = 0; a < run_layout.rank(); ++a)
+                        {
+                            run_layout.stride(a, 0) = 0;
+                        }
+                        for (std::size_t q = 0; q < shape.size(); ++q)
+                        {
+                            if (space[q] != kernel_phantom_axis && shape[q] != 1)
+                            {
+                                run_layout.stride(space[q], 0) = static_cast<kernel_index>(strides[q]);
+                            }
+                        }
+                        run_sums<node, value_type, leaves>(run_layout, stages, data, collector.pointers());
+                    });
                 return true;
             }
 
             template <class O, class E>
             inline bool try_kernel_assign(O& out, const E& e)
             {
+#if defined(XTENSOR_NAMED_DISABLE_KERNELS)
+                // Everything through xtensor's assignment: for comparisons, and to rule the kernels out.
+                static_cast<void>(out);
+                static_cast<void>(e);
+                return false;
+#endif
                 if constexpr (!is_kernel_output<O>::value)
                 {
                     return false;
@@ -563,8 +560,8 @@ namespace xt
                     }
                 }
             }
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif

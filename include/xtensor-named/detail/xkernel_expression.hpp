@@ -117,18 +117,18 @@ namespace xt
             };
 
             template <class T, class E>
-            struct is_kernel_leaf<T,
-                                  E,
-                                  std::void_t<decltype(std::declval<const E&>().data()),
-                                              decltype(std::declval<const E&>().data_offset()),
-                                              decltype(std::declval<const E&>().strides()),
-                                              decltype(std::declval<const E&>().shape()),
-                                              typename E::value_type>>
-                : std::bool_constant<std::is_pointer<decltype(std::declval<const E&>().data())>::value
-                                     && std::is_same<std::remove_cv_t<std::remove_pointer_t<
-                                                         decltype(std::declval<const E&>().data())>>,
-                                                     T>::value
-                                     && std::is_same<typename E::value_type, T>::value>
+            struct is_kernel_leaf<
+                T, E,
+                std::void_t<decltype(std::declval<const E&>().data()),
+                            decltype(std::declval<const E&>().data_offset()),
+                            decltype(std::declval<const E&>().strides()),
+                            decltype(std::declval<const E&>().shape()), typename E::value_type>>
+                : std::bool_constant<
+                      std::is_pointer<decltype(std::declval<const E&>().data())>::value &&
+                      std::is_same<
+                          std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<const E&>().data())>>,
+                          T>::value &&
+                      std::is_same<typename E::value_type, T>::value>
             {
             };
 
@@ -179,9 +179,9 @@ namespace xt
 
                 // C++ converts an integer (or a narrower floating point) scalar to T before the
                 // operation, so converting it once gives the same values; a wider scalar does not.
-                static constexpr bool supported = std::is_arithmetic<scalar_type>::value
-                                                  && !std::is_same<scalar_type, bool>::value
-                                                  && std::is_same<std::common_type_t<T, scalar_type>, T>::value;
+                static constexpr bool supported = std::is_arithmetic<scalar_type>::value &&
+                                                  !std::is_same<scalar_type, bool>::value &&
+                                                  std::is_same<std::common_type_t<T, scalar_type>, T>::value;
 
                 template <class C>
                 static void collect(const xt::xscalar<CT>& e, C& collector)
@@ -198,9 +198,10 @@ namespace xt
                 using expression_type = xt::xfunction<F, CT...>;
                 using children = std::tuple<kernel_node<T, CT>...>;
 
-                static constexpr bool supported = op::arity == sizeof...(CT)
-                                                  && std::is_same<typename expression_type::value_type, T>::value
-                                                  && (kernel_node<T, CT>::supported && ...);
+                static constexpr bool supported =
+                    op::arity == sizeof...(CT) &&
+                    std::is_same<typename expression_type::value_type, T>::value &&
+                    (kernel_node<T, CT>::supported && ...);
                 static constexpr std::size_t leaves = (kernel_node<T, CT>::leaves + ... + 0);
 
                 // The first leaf index of each child, leaves numbered depth first.
@@ -234,7 +235,6 @@ namespace xt
                 }
 
             private:
-
                 template <class C, std::size_t... J>
                 static void collect_impl(const expression_type& e, C& collector, std::index_sequence<J...>)
                 {
@@ -242,11 +242,12 @@ namespace xt
                 }
 
                 template <std::size_t I, class Row, std::size_t... J>
-                static simd::batch<T> load_impl(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
+                static simd::batch<T> load_impl(const Row& row, std::size_t i,
+                                                std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    simd::batch<T> result = op::apply(
-                        std::tuple_element_t<J, children>::template load<I + first[J]>(row, i)...);
+                    simd::batch<T> result =
+                        op::apply(std::tuple_element_t<J, children>::template load<I + first[J]>(row, i)...);
                     simd::batch_traits<T>::keep_rounded(result);
                     return result;
                 }
@@ -269,8 +270,8 @@ namespace xt
                 using child = kernel_node<T, CT>;
                 using expression_type = xt::xbroadcast<CT, X>;
 
-                static constexpr bool supported = child::supported
-                                                  && std::is_same<typename expression_type::value_type, T>::value;
+                static constexpr bool supported =
+                    child::supported && std::is_same<typename expression_type::value_type, T>::value;
                 static constexpr std::size_t leaves = child::leaves;
 
                 template <class C>
@@ -295,7 +296,8 @@ namespace xt
             template <class T, class E>
             struct kernel_node_select
             {
-                using type = std::conditional_t<is_kernel_leaf<T, E>::value, kernel_leaf<T, E>, kernel_unsupported>;
+                using type =
+                    std::conditional_t<is_kernel_leaf<T, E>::value, kernel_leaf<T, E>, kernel_unsupported>;
             };
 
             template <class T, class CT>
@@ -344,29 +346,27 @@ namespace xt
 
             template <class T, class CT, class X, class O>
             struct kernel_reduction<
-                T,
-                xt::xreducer<xt::xreducer_functors<xt::detail::plus, xt::const_value<T>, xt::detail::plus>, CT, X, O>>
+                T, xt::xreducer<xt::xreducer_functors<xt::detail::plus, xt::const_value<T>, xt::detail::plus>,
+                                CT, X, O>>
             {
                 using expression_type = xt::xreducer<
-                    xt::xreducer_functors<xt::detail::plus, xt::const_value<T>, xt::detail::plus>,
-                    CT,
-                    X,
-                    O>;
+                    xt::xreducer_functors<xt::detail::plus, xt::const_value<T>, xt::detail::plus>, CT, X, O>;
                 using input_type = std::decay_t<CT>;
                 using inner = kernel_reduction<T, input_type>;
                 /// The elementwise expression under every nested sum.
                 using node = typename kernel_reduction_node<T, input_type>::type;
 
-                static constexpr bool supported = (inner::supported || node::supported)
-                                                  && std::is_same<typename expression_type::value_type, T>::value
-                                                  && std::is_same<typename input_type::value_type, T>::value;
+                static constexpr bool supported =
+                    (inner::supported || node::supported) &&
+                    std::is_same<typename expression_type::value_type, T>::value &&
+                    std::is_same<typename input_type::value_type, T>::value;
                 /// The number of nested sums, this one included.
                 static constexpr std::size_t stages = inner::stages + 1;
                 static constexpr bool keep_dims = O::keep_dims::value;
                 static constexpr bool has_initial_value = O::has_initial_value;
             };
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif

@@ -38,7 +38,6 @@ namespace xt
             class kernel_layout
             {
             public:
-
                 using size_type = std::size_t;
                 using index_type = std::ptrdiff_t;
 
@@ -80,7 +79,6 @@ namespace xt
                 void coalesce();
 
             private:
-
                 void remove_axis(size_type axis);
                 void permute_axes(const kernel_sizes& order);
 
@@ -113,10 +111,8 @@ namespace xt
 
             template <class S>
             inline kernel_layout::kernel_layout(const S& shape, size_type operands)
-                : m_shape(shape.begin(), shape.end())
-                , m_strides(m_shape.size() * operands, 0)
-                , m_offsets(operands, 0)
-                , m_operands(operands)
+                : m_shape(shape.begin(), shape.end()), m_strides(m_shape.size() * operands, 0),
+                  m_offsets(operands, 0), m_operands(operands)
             {
             }
 
@@ -142,7 +138,8 @@ namespace xt
 
             inline auto kernel_layout::element_count() const noexcept -> size_type
             {
-                return std::accumulate(m_shape.begin(), m_shape.end(), size_type(1), std::multiplies<size_type>());
+                return std::accumulate(m_shape.begin(), m_shape.end(), size_type(1),
+                                       std::multiplies<size_type>());
             }
 
             inline auto kernel_layout::stride(size_type axis, size_type operand) noexcept -> index_type&
@@ -189,9 +186,8 @@ namespace xt
                 for (size_type i = 0; i < operand_rank; ++i)
                 {
                     // xtensor views may keep a non-zero stride on a size-1 axis; broadcasting needs 0.
-                    stride(lead + i, operand) = static_cast<size_type>(shape[i]) == 1
-                                                    ? 0
-                                                    : static_cast<index_type>(strides[i]);
+                    stride(lead + i, operand) =
+                        static_cast<size_type>(shape[i]) == 1 ? 0 : static_cast<index_type>(strides[i]);
                 }
                 return true;
             }
@@ -255,12 +251,8 @@ namespace xt
                     const auto s = stride(a, operand);
                     return s < 0 ? -s : s;
                 };
-                std::stable_sort(order.begin(),
-                                 order.end(),
-                                 [&](size_type a, size_type b)
-                                 {
-                                     return magnitude(a) > magnitude(b);
-                                 });
+                std::stable_sort(order.begin(), order.end(),
+                                 [&](size_type a, size_type b) { return magnitude(a) > magnitude(b); });
                 permute_axes(order);
             }
 
@@ -274,7 +266,8 @@ namespace xt
                     bool mergeable = true;
                     for (size_type k = 0; k < m_operands && mergeable; ++k)
                     {
-                        mergeable = stride(outer, k) == stride(inner, k) * static_cast<index_type>(m_shape[inner]);
+                        mergeable =
+                            stride(outer, k) == stride(inner, k) * static_cast<index_type>(m_shape[inner]);
                     }
                     if (mergeable)
                     {
@@ -302,14 +295,16 @@ namespace xt
                 result.empty = false;
                 for (std::size_t i = 0; i < shape.size(); ++i)
                 {
-                    const auto reach = static_cast<std::ptrdiff_t>(shape[i] - 1) * static_cast<std::ptrdiff_t>(strides[i]);
+                    const auto reach =
+                        static_cast<std::ptrdiff_t>(shape[i] - 1) * static_cast<std::ptrdiff_t>(strides[i]);
                     (reach < 0 ? result.low : result.high) += reach;
                 }
                 return result;
             }
 
             template <class T>
-            inline bool overlaps(const T* a, const memory_span& sa, const T* b, const memory_span& sb) noexcept
+            inline bool overlaps(const T* a, const memory_span& sa, const T* b,
+                                 const memory_span& sb) noexcept
             {
                 if (sa.empty || sb.empty)
                 {
@@ -322,8 +317,8 @@ namespace xt
                 const auto b_end = reinterpret_cast<std::uintptr_t>(b + sb.high) + sizeof(T);
                 return a_low < b_end && b_low < a_end;
             }
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif

@@ -123,10 +123,8 @@ namespace xt
              * layout's strides. No call when one of the axes is empty; one when `axes` is empty.
              */
             template <std::size_t N, class F>
-            void for_each_position(const kernel_layout& layout,
-                                   const kernel_sizes& axes,
-                                   const std::array<kernel_index, N>& start,
-                                   F&& f);
+            void for_each_position(const kernel_layout& layout, const kernel_sizes& axes,
+                                   const std::array<kernel_index, N>& start, F&& f);
 
             /**
              * out = Node(leaves), elementwise. `layout` has the output as operand 0 and leaf k as operand
@@ -134,7 +132,8 @@ namespace xt
              * layout's axes.
              */
             template <class Node, class T, std::size_t L>
-            void run_elementwise(kernel_layout& layout, T* out, const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
+            void run_elementwise(kernel_layout& layout, T* out,
+                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
 
             /// One axis a nested sum runs along: a layout axis, or an axis of size 1 that an inner sum
             /// kept (keep_dims) and that has no stride.
@@ -174,9 +173,7 @@ namespace xt
              * (see lane_sum_sink).
              */
             template <class Node, class T, std::size_t L>
-            void run_sums(const kernel_layout& layout,
-                          const std::vector<sum_stage<T>>& stages,
-                          T* out,
+            void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                           const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
 
             /****************************
@@ -243,10 +240,8 @@ namespace xt
             }
 
             template <std::size_t N, class F>
-            inline void for_each_position(const kernel_layout& layout,
-                                          const kernel_sizes& axes,
-                                          const std::array<kernel_index, N>& start,
-                                          F&& f)
+            inline void for_each_position(const kernel_layout& layout, const kernel_sizes& axes,
+                                          const std::array<kernel_index, N>& start, F&& f)
             {
                 for (std::size_t axis : axes)
                 {
@@ -302,19 +297,19 @@ namespace xt
 
             /// The runs of an elementwise evaluation, from `source`'s rows.
             template <class Node, class T, std::size_t L, class Source>
-            inline void run_rows(const kernel_layout& layout,
-                                 T* out,
-                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves,
-                                 Source& source)
+            inline void run_rows(const kernel_layout& layout, T* out,
+                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves, Source& source)
             {
                 constexpr std::size_t slots = L == 0 ? 1 : L;
                 const std::size_t inner = layout.rank() - 1;
                 const std::size_t length = layout.size(inner);
                 const kernel_index out_stride = layout.stride(inner, 0);
                 const bool scatter = out_stride != 1;
-                const bool streaming = !scatter && simd::batch_traits<T>::can_stream
-                                       && layout.element_count() * sizeof(T) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
-                const std::size_t chunk = scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
+                const bool streaming =
+                    !scatter && simd::batch_traits<T>::can_stream &&
+                    layout.element_count() * sizeof(T) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
+                const std::size_t chunk =
+                    scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
                 std::vector<T> scattered(scatter ? chunk : 0);
 
                 kernel_sizes outer(inner);
@@ -330,37 +325,37 @@ namespace xt
                 typename Source::row_type row{};
                 std::array<const T*, slots> run_start{};
                 const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
-                                  {
-                                      for (std::size_t k = 0; k < L; ++k)
-                                      {
-                                          run_start[k] = leaves[k] + position[k + 1];
-                                      }
-                                      T* out_run = out + position[0];
-                                      for (std::size_t first = 0; first < length; first += chunk)
-                                      {
-                                          const std::size_t count = std::min(chunk, length - first);
-                                          source.prepare(run_start, first, count, row);
-                                          if (streaming)
-                                          {
-                                              eval_run_streaming<Node>(row, count, out_run + first);
-                                          }
-                                          else if (!scatter)
-                                          {
-                                              store_sink<T> sink{out_run + first};
-                                              eval_run<Node>(row, count, sink);
-                                          }
-                                          else
-                                          {
-                                              store_sink<T> sink{scattered.data()};
-                                              eval_run<Node>(row, count, sink);
-                                              T* dst = out_run + static_cast<kernel_index>(first) * out_stride;
-                                              for (std::size_t j = 0; j < count; ++j)
-                                              {
-                                                  dst[static_cast<kernel_index>(j) * out_stride] = scattered[j];
-                                              }
-                                          }
-                                      }
-                                  };
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        run_start[k] = leaves[k] + position[k + 1];
+                    }
+                    T* out_run = out + position[0];
+                    for (std::size_t first = 0; first < length; first += chunk)
+                    {
+                        const std::size_t count = std::min(chunk, length - first);
+                        source.prepare(run_start, first, count, row);
+                        if (streaming)
+                        {
+                            eval_run_streaming<Node>(row, count, out_run + first);
+                        }
+                        else if (!scatter)
+                        {
+                            store_sink<T> sink{out_run + first};
+                            eval_run<Node>(row, count, sink);
+                        }
+                        else
+                        {
+                            store_sink<T> sink{scattered.data()};
+                            eval_run<Node>(row, count, sink);
+                            T* dst = out_run + static_cast<kernel_index>(first) * out_stride;
+                            for (std::size_t j = 0; j < count; ++j)
+                            {
+                                dst[static_cast<kernel_index>(j) * out_stride] = scattered[j];
+                            }
+                        }
+                    }
+                };
                 if (inner == 1)
                 {
                     // One outer axis, the most common layout after coalescing: a plain loop, whose cost
@@ -386,7 +381,8 @@ namespace xt
             }
 
             template <class Node, class T, std::size_t L>
-            inline void run_elementwise(kernel_layout& layout, T* out, const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
+            inline void run_elementwise(kernel_layout& layout, T* out,
+                                        const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
             {
                 if (layout.element_count() == 0)
                 {
@@ -407,11 +403,8 @@ namespace xt
                     out[layout.offset(0)] = Node::template load_scalar<0>(row, 0);
                     return;
                 }
-                with_kernel_source<T, L>(run_strides<L>(layout),
-                                         [&](auto& source)
-                                         {
-                                             run_rows<Node, T, L>(layout, out, leaves, source);
-                                         });
+                with_kernel_source<T, L>(run_strides<L>(layout), [&](auto& source)
+                                         { run_rows<Node, T, L>(layout, out, leaves, source); });
             }
 
             /// dst[j] = value + dst[j] for j in [0, count).
@@ -457,21 +450,13 @@ namespace xt
             class sum_runner
             {
             public:
-
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using position_type = std::array<kernel_index, L + 1>;
 
-                sum_runner(const kernel_layout& layout,
-                           const std::vector<sum_stage<T>>& stages,
-                           T* out,
-                           const std::array<const T*, slots>& leaves,
-                           Source& source)
-                    : m_layout(layout)
-                    , m_stages(stages)
-                    , m_out(out)
-                    , m_leaves(leaves)
-                    , m_source(source)
-                    , m_chunk(std::min(kernel_sum_chunk<T>, source.chunk()))
+                sum_runner(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
+                           const std::array<const T*, slots>& leaves, Source& source)
+                    : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
+                      m_chunk(std::min(kernel_sum_chunk<T>, source.chunk()))
                 {
                     xt::svector<bool, 8> summed(layout.rank(), false);
                     for (const auto& stage : stages)
@@ -496,7 +481,8 @@ namespace xt
                     m_elementwise_inside.assign(stages.size(), 1);
                     for (std::size_t s = stages.size(); s > 1; --s)
                     {
-                        m_elementwise_inside[s - 2] = m_elementwise_inside[s - 1] && stages[s - 1].levels.empty();
+                        m_elementwise_inside[s - 2] =
+                            m_elementwise_inside[s - 1] && stages[s - 1].levels.empty();
                     }
                     // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                     // on its way to a strided output; the recursion uses the others, one per depth.
@@ -518,13 +504,9 @@ namespace xt
                     const std::size_t inner = m_layout.rank() - 1;
                     if (m_kept.empty() || m_kept.back() != inner)
                     {
-                        for_each_position(m_layout,
-                                          m_kept,
-                                          start,
+                        for_each_position(m_layout, m_kept, start,
                                           [&](const position_type& position)
-                                          {
-                                              m_out[position[0]] = stage_scalar(0, position, 0);
-                                          });
+                                          { m_out[position[0]] = stage_scalar(0, position, 0); });
                         return;
                     }
                     // The innermost axis is kept: whole runs of sums, chunk by chunk.
@@ -532,9 +514,7 @@ namespace xt
                     const kernel_index out_stride = m_layout.stride(inner, 0);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
                     for_each_position(
-                        m_layout,
-                        outer,
-                        start,
+                        m_layout, outer, start,
                         [&](const position_type& position)
                         {
                             for (std::size_t first = 0; first < length; first += m_chunk)
@@ -544,7 +524,8 @@ namespace xt
                                 stage_rows(0, position, first, count, dst, 1);
                                 if (out_stride != 1)
                                 {
-                                    T* out_run = m_out + position[0] + static_cast<kernel_index>(first) * out_stride;
+                                    T* out_run =
+                                        m_out + position[0] + static_cast<kernel_index>(first) * out_stride;
                                     for (std::size_t j = 0; j < count; ++j)
                                     {
                                         out_run[static_cast<kernel_index>(j) * out_stride] = dst[j];
@@ -555,7 +536,6 @@ namespace xt
                 }
 
             private:
-
                 // How many buffers, one per depth, stage_rows(s) and level_rows(s, l) use below them.
                 std::size_t buffers_needed(std::size_t s) const noexcept
                 {
@@ -615,12 +595,8 @@ namespace xt
 
                 // Elements [first, first + count) of the run at `position` of the values of stage s,
                 // into dst; buffers from `depth` on are free.
-                void stage_rows(std::size_t s,
-                                const position_type& position,
-                                std::size_t first,
-                                std::size_t count,
-                                T* dst,
-                                std::size_t depth)
+                void stage_rows(std::size_t s, const position_type& position, std::size_t first,
+                                std::size_t count, T* dst, std::size_t depth)
                 {
                     if (s == m_stages.size())
                     {
@@ -648,13 +624,8 @@ namespace xt
                     }
                 }
 
-                void level_rows(std::size_t s,
-                                std::size_t l,
-                                const position_type& position,
-                                std::size_t first,
-                                std::size_t count,
-                                T* dst,
-                                std::size_t depth)
+                void level_rows(std::size_t s, std::size_t l, const position_type& position,
+                                std::size_t first, std::size_t count, T* dst, std::size_t depth)
                 {
                     const sum_stage<T>& stage = m_stages[s];
                     const sum_level& level = stage.levels[l];
@@ -782,24 +753,19 @@ namespace xt
             };
 
             template <class Node, class T, std::size_t L>
-            inline void run_sums(const kernel_layout& layout,
-                                 const std::vector<sum_stage<T>>& stages,
-                                 T* out,
+            inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                                  const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
             {
                 with_kernel_source<T, L>(run_strides<L>(layout),
                                          [&](auto& source)
                                          {
-                                             sum_runner<Node, T, L, std::decay_t<decltype(source)>> runner(layout,
-                                                                                                          stages,
-                                                                                                          out,
-                                                                                                          leaves,
-                                                                                                          source);
+                                             sum_runner<Node, T, L, std::decay_t<decltype(source)>> runner(
+                                                 layout, stages, out, leaves, source);
                                              runner.run();
                                          });
             }
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif

@@ -33,8 +33,8 @@ namespace xt
             template <class T>
             inline constexpr std::size_t kernel_chunk = (8192 / sizeof(T) / simd::batch_size<T> > 0
                                                              ? 8192 / sizeof(T) / simd::batch_size<T>
-                                                             : 1)
-                                                        * simd::batch_size<T>;
+                                                             : 1) *
+                                                        simd::batch_size<T>;
 
             /// Elements per chunk of a row of partial sums: the row of one chunk and the input rows
             /// added to it stay in the L1 and L2 caches, and a row of 2000 doubles is one chunk, read as
@@ -42,8 +42,8 @@ namespace xt
             template <class T>
             inline constexpr std::size_t kernel_sum_chunk = (16384 / sizeof(T) / simd::batch_size<T> > 0
                                                                  ? 16384 / sizeof(T) / simd::batch_size<T>
-                                                                 : 1)
-                                                            * simd::batch_size<T>;
+                                                                 : 1) *
+                                                            simd::batch_size<T>;
 
             /**
              * A run for any strides: element `i` of leaf k is `ptr[k][i & mask[k]]`. The mask is all ones
@@ -118,7 +118,6 @@ namespace xt
             class kernel_any_source
             {
             public:
-
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using row_type = kernel_row<T, L>;
 
@@ -127,11 +126,12 @@ namespace xt
                 /// The largest chunk prepare accepts: a whole run unless a leaf is gathered.
                 std::size_t chunk() const noexcept;
 
-                /// Points `row` at elements [first, first + count) of the run whose leaf k starts at `start[k]`.
-                void prepare(const std::array<const T*, slots>& start, std::size_t first, std::size_t count, row_type& row);
+                /// Points `row` at elements [first, first + count) of the run whose leaf k starts at
+                /// `start[k]`.
+                void prepare(const std::array<const T*, slots>& start, std::size_t first, std::size_t count,
+                             row_type& row);
 
             private:
-
                 std::array<kernel_index, slots> m_stride;
                 std::size_t m_chunk;
                 // A batch of copies for each constant leaf, then a chunk for each gathered leaf.
@@ -143,7 +143,6 @@ namespace xt
             class kernel_fixed_source
             {
             public:
-
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using row_type = kernel_fixed_row<T, L, Constant>;
 
@@ -152,7 +151,8 @@ namespace xt
                     return static_cast<std::size_t>(-1);
                 }
 
-                void prepare(const std::array<const T*, slots>& start, std::size_t first, std::size_t, row_type& row) const noexcept
+                void prepare(const std::array<const T*, slots>& start, std::size_t first, std::size_t,
+                             row_type& row) const noexcept
                 {
                     for (std::size_t k = 0; k < L; ++k)
                     {
@@ -186,8 +186,7 @@ namespace xt
 
             template <class T, std::size_t L>
             inline kernel_any_source<T, L>::kernel_any_source(const std::array<kernel_index, slots>& strides)
-                : m_stride(strides)
-                , m_chunk(0)
+                : m_stride(strides), m_chunk(0)
             {
                 bool gathers = false;
                 for (std::size_t k = 0; k < L; ++k)
@@ -206,9 +205,7 @@ namespace xt
 
             template <class T, std::size_t L>
             inline void kernel_any_source<T, L>::prepare(const std::array<const T*, slots>& start,
-                                                         std::size_t first,
-                                                         std::size_t count,
-                                                         row_type& row)
+                                                         std::size_t first, std::size_t count, row_type& row)
             {
                 constexpr std::size_t width = simd::batch_size<T>;
                 for (std::size_t k = 0; k < L; ++k)
@@ -268,20 +265,21 @@ namespace xt
                     }
                     if (fixed)
                     {
-                        dispatch_constant_leaves<L, 0>(constant,
-                                                       [&](auto c)
-                                                       {
-                                                           kernel_fixed_source<T, L, decltype(c)::value> source;
-                                                           f(source);
-                                                       });
+                        dispatch_constant_leaves<L, 0>(
+                            constant,
+                            [&](auto c)
+                            {
+                                kernel_fixed_source<T, L, decltype(c)::value> source;
+                                f(source);
+                            });
                         return;
                     }
                 }
                 kernel_any_source<T, L> source(strides);
                 f(source);
             }
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif

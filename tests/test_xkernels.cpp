@@ -1,0 +1,844 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// The kernels of SPEC §6 (issue 5). Their oracle is xtensor's own assignment, `xt::noalias(r) = e`,
+// compared bit for bit (raw bytes, so that NaN payloads and signed zeros count), and for the main cases
+// also a plain loop written here from the SPEC text. Sums along the innermost axis are associated
+// differently (lanes first) and are checked against the bound of recursive summation instead.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/detail/xkernel_assign.hpp>
+#include <xtensor-named/xadjoint.hpp>
+#include <xtensor-named/xevaluate.hpp>
+
+namespace xn = xt::named;
+
+namespace
+{
+    using sizes = std::vector<std::size_t>;
+
+    // Lengths that leave every possible tail after the SIMD batches (1 to 16 lanes), and runs shorter
+    // than one batch.
+    const sizes tail_sizes = {1, 3, 7, 17, 33};
+
+    /// Values of many magnitudes and both signs, so that every operation rounds.
+    template <class T>
+    xt::xarray<T> random_array(const sizes& shape, unsigned seed)
+    {
+        std::mt19937 engine(seed);
+        std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+        std::uniform_int_distribution<int> exponent(-12, 12);
+        xt::xarray<T> result = xt::xarray<T>::from_shape(shape);
+        for (auto& x : result)
+        {
+            x = static_cast<T>(std::ldexp(mantissa(engine), exponent(engine)));
+        }
+        return result;
+    }
+
+    /// xtensor's own assignment: the oracle.
+    template <class T, class E>
+    xt::xarray<T> xtensor_value(const E& e)
+    {
+        xt::xarray<T> result;
+        xt::noalias(result) = e;
+        return result;
+    }
+
+    /// The kernels' value; fails the test when the kernels leave `e` to xtensor.
+    template <class T, class E>
+    xt::xarray<T> kernel_value(const E& e)
+    {
+        xt::xarray<T> result;
+        EXPECT_TRUE(xn::detail::try_kernel_assign(result, e)) << "the kernels did not take the expression";
+        return result;
+    }
+
+    template <class S>
+    std::string shape_text(const S& shape)
+    {
+        std::ostringstream out;
+        out << "(";
+        for (std::size_t i = 0; i < shape.size(); ++i)
+        {
+            out << (i ? ", " : "") << shape[i];
+        }
+        out << ")";
+        return out.str();
+    }
+
+    /// Same shape and the same bytes in every element, compared in row-major order.
+    template <class A, class B>
+    ::testing::AssertionResult same_bits(const A& actual, const B& expected)
+    {
+        using T = typename A::value_type;
+        if (!(sizes(actual.shape().begin(), actual.shape().end()) ==
+              sizes(expected.shape().begin(), expected.shape().end())))
+        {
+            return ::testing::AssertionFailure() << "shape " << shape_text(actual.shape()) << " instead of "
+                                                 << shape_text(expected.shape());
+        }
+        xt::xarray<T> a = actual;
+        xt::xarray<T> b = expected;
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            const T x = a.flat(i);
+            const T y = b.flat(i);
+            if (std::memcmp(&x, &y, sizeof(T)) != 0)
+            {
+                return ::testing::AssertionFailure() << "element " << i << " of " << shape_text(a.shape())
+                                                     << ": " << x << " instead of " << y;
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+
+    /// The kernels give xtensor's bits for `e`.
+    template <class T, class E>
+    ::testing::AssertionResult matches_xtensor(const E& e)
+    {
+        const xt::xarray<T> expected = xtensor_value<T>(e);
+        const xt::xarray<T> actual = kernel_value<T>(e);
+        return same_bits(actual, expected);
+    }
+
+    /// The bound of recursive summation of n terms in any order: gamma(n - 1) * sum |x|, so that two
+    /// orders differ by at most twice that (Higham, Accuracy and Stability, 4.2).
+    template <class T>
+    double summation_bound(std::size_t n, double sum_of_magnitudes)
+    {
+        const double u = std::numeric_limits<T>::epsilon() / 2;
+        const double nu = static_cast<double>(n) * u;
+        return 2 * nu / (1 - nu) * sum_of_magnitudes;
+    }
+
+    template <class T>
+    class kernels : public ::testing::Test
+    {
+    };
+
+    using element_types = ::testing::Types<float, double>;
+    TYPED_TEST_SUITE(kernels, element_types, );
+} // namespace
+
+/*********************************************
+ * the layout: axes as the kernels see them  *
+ *********************************************/
+
+TEST(kernel_layout, right_alignment_gives_stride_zero_to_missing_and_size_one_axes)
+{
+    xn::detail::kernel_layout layout(sizes{4, 3, 5}, 2);
+    ASSERT_TRUE(layout.set_right_aligned(1, sizes{3, 1}, std::vector<std::ptrdiff_t>{7, 9}));
+    EXPECT_EQ(layout.stride(0, 1), 0);
+    EXPECT_EQ(layout.stride(1, 1), 7);
+    EXPECT_EQ(layout.stride(2, 1), 0);
+}
+
+TEST(kernel_layout, right_alignment_refuses_a_misfit_and_changes_nothing)
+{
+    xn::detail::kernel_layout layout(sizes{4, 3}, 2);
+    layout.stride(0, 1) = 11;
+    EXPECT_FALSE(layout.set_right_aligned(1, sizes{2}, std::vector<std::ptrdiff_t>{1}));
+    EXPECT_FALSE(layout.set_right_aligned(1, sizes{1, 4, 3}, std::vector<std::ptrdiff_t>{0, 3, 1}));
+    EXPECT_EQ(layout.stride(0, 1), 11);
+    EXPECT_EQ(layout.stride(1, 1), 0);
+}
+
+TEST(kernel_layout, coalesces_axes_every_operand_steps_through_as_one)
+{
+    // out (2, 3, 4) row-major; a the same; b broadcast along the last axis only.
+    xn::detail::kernel_layout layout(sizes{2, 3, 4}, 3);
+    layout.set_right_aligned(0, sizes{2, 3, 4}, std::vector<std::ptrdiff_t>{12, 4, 1});
+    layout.set_right_aligned(1, sizes{2, 3, 4}, std::vector<std::ptrdiff_t>{12, 4, 1});
+    layout.set_right_aligned(2, sizes{2, 3, 1}, std::vector<std::ptrdiff_t>{3, 1, 0});
+    layout.coalesce();
+    ASSERT_EQ(layout.rank(), 2u);
+    EXPECT_EQ(layout.size(0), 6u);
+    EXPECT_EQ(layout.size(1), 4u);
+    EXPECT_EQ(layout.stride(0, 2), 1);
+    EXPECT_EQ(layout.stride(1, 2), 0);
+}
+
+TEST(kernel_layout, drops_unit_axes_flips_negative_strides_and_sorts_by_the_output)
+{
+    xn::detail::kernel_layout layout(sizes{3, 1, 4}, 2);
+    layout.set_right_aligned(0, sizes{3, 1, 4}, std::vector<std::ptrdiff_t>{1, 0, -3});
+    layout.set_right_aligned(1, sizes{3, 1, 4}, std::vector<std::ptrdiff_t>{4, 0, 1});
+    layout.drop_unit_axes();
+    ASSERT_EQ(layout.rank(), 2u);
+    layout.make_positive(0);
+    EXPECT_EQ(layout.offset(0), -9);
+    EXPECT_EQ(layout.offset(1), 3);
+    EXPECT_EQ(layout.stride(1, 0), 3);
+    EXPECT_EQ(layout.stride(1, 1), -1);
+    layout.sort_axes_by(0);
+    EXPECT_EQ(layout.size(0), 4u);
+    EXPECT_EQ(layout.stride(0, 0), 3);
+    EXPECT_EQ(layout.stride(1, 0), 1);
+    EXPECT_EQ(layout.stride(1, 1), 4);
+}
+
+TEST(kernel_layout, memory_spans_cover_negative_strides_and_detect_overlap)
+{
+    const auto span = xn::detail::span_of(sizes{3, 4}, std::vector<std::ptrdiff_t>{-4, 1});
+    EXPECT_FALSE(span.empty);
+    EXPECT_EQ(span.low, -8);
+    EXPECT_EQ(span.high, 3);
+    const auto empty = xn::detail::span_of(sizes{3, 0}, std::vector<std::ptrdiff_t>{1, 1});
+    EXPECT_TRUE(empty.empty);
+
+    double buffer[20] = {};
+    const xn::detail::memory_span first{0, 4, false};
+    EXPECT_TRUE(xn::detail::overlaps(buffer, first, buffer + 4, first));
+    EXPECT_FALSE(xn::detail::overlaps(buffer, first, buffer + 5, first));
+    EXPECT_FALSE(xn::detail::overlaps(buffer, first, buffer, empty));
+}
+
+/******************************************************
+ * elementwise: bit for bit what xtensor's gives       *
+ ******************************************************/
+
+TYPED_TEST(kernels, same_shape_operations_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : tail_sizes)
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto a = random_array<T>({m, n}, 1);
+            const auto b = random_array<T>({m, n}, 2);
+            EXPECT_TRUE(matches_xtensor<T>(a + b));
+            EXPECT_TRUE(matches_xtensor<T>(a - b));
+            EXPECT_TRUE(matches_xtensor<T>(a * b));
+            EXPECT_TRUE(matches_xtensor<T>(a / b));
+        }
+    }
+}
+
+TYPED_TEST(kernels, row_broadcast_matches_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : tail_sizes)
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto a = random_array<T>({m, n}, 3);
+            const auto v = random_array<T>({n}, 4);
+            EXPECT_TRUE(matches_xtensor<T>(a + v));
+            EXPECT_TRUE(matches_xtensor<T>(v - a));
+            EXPECT_TRUE(matches_xtensor<T>(a * v));
+            EXPECT_TRUE(matches_xtensor<T>(v / a));
+        }
+    }
+}
+
+TYPED_TEST(kernels, column_broadcast_matches_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : tail_sizes)
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto a = random_array<T>({m, n}, 5);
+            const auto u = random_array<T>({m, 1}, 6);
+            EXPECT_TRUE(matches_xtensor<T>(a + u));
+            EXPECT_TRUE(matches_xtensor<T>(u - a));
+            EXPECT_TRUE(matches_xtensor<T>(a * u));
+            EXPECT_TRUE(matches_xtensor<T>(a / u));
+        }
+    }
+}
+
+TYPED_TEST(kernels, outer_broadcast_matches_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : tail_sizes)
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto u = random_array<T>({m, 1}, 7);
+            const auto v = random_array<T>({n}, 8);
+            EXPECT_TRUE(matches_xtensor<T>(u + v));
+            EXPECT_TRUE(matches_xtensor<T>(v - u));
+            EXPECT_TRUE(matches_xtensor<T>(u * v));
+            EXPECT_TRUE(matches_xtensor<T>(u / v));
+        }
+    }
+}
+
+TYPED_TEST(kernels, materialised_broadcasts_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : tail_sizes)
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto u = random_array<T>({m, 1}, 9);
+            const auto v = random_array<T>({n}, 10);
+            const auto a = random_array<T>({m, n}, 11);
+            EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(v, sizes{m, n})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(u, sizes{m, n})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(a, sizes{2, m, n})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(T(3), sizes{m, n})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(u + v, sizes{3, m, n})));
+        }
+    }
+}
+
+TYPED_TEST(kernels, broadcast_cases_match_a_plain_loop)
+{
+    using T = TypeParam;
+    const std::size_t m = 7;
+    const std::size_t n = 33;
+    const auto a = random_array<T>({m, n}, 12);
+    const auto u = random_array<T>({m, 1}, 13);
+    const auto v = random_array<T>({n}, 14);
+    const auto column = kernel_value<T>(a + u);
+    const auto outer = kernel_value<T>(u * v);
+    const auto materialised = kernel_value<T>(xt::broadcast(v, sizes{m, n}));
+    for (std::size_t i = 0; i < m; ++i)
+    {
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            const T expected_column = a(i, j) + u(i, 0);
+            const T expected_outer = u(i, 0) * v(j);
+            EXPECT_EQ(std::memcmp(&column(i, j), &expected_column, sizeof(T)), 0) << i << ", " << j;
+            EXPECT_EQ(std::memcmp(&outer(i, j), &expected_outer, sizeof(T)), 0) << i << ", " << j;
+            EXPECT_EQ(std::memcmp(&materialised(i, j), &v(j), sizeof(T)), 0) << i << ", " << j;
+        }
+    }
+}
+
+TYPED_TEST(kernels, compound_expressions_keep_every_intermediate_rounding)
+{
+    using T = TypeParam;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const auto a = random_array<T>({5, n}, 15);
+        const auto b = random_array<T>({5, n}, 16);
+        const auto u = random_array<T>({5, 1}, 17);
+        const auto v = random_array<T>({n}, 18);
+        // Products followed by sums: a fused multiply-add would round once instead of twice.
+        EXPECT_TRUE(matches_xtensor<T>(a * b + u));
+        EXPECT_TRUE(matches_xtensor<T>(u - a * v));
+        EXPECT_TRUE(matches_xtensor<T>((a - u) * v / T(3) + T(1)));
+        EXPECT_TRUE(matches_xtensor<T>(-(a * v) + u * u - b));
+        EXPECT_TRUE(matches_xtensor<T>(+a * (b + v) * (u + a)));
+    }
+}
+
+TYPED_TEST(kernels, scalars_of_narrower_or_integer_types_are_converted_as_cpp_does)
+{
+    using T = TypeParam;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const auto a = random_array<T>({3, n}, 19);
+        EXPECT_TRUE(matches_xtensor<T>(a * T(2.5)));
+        EXPECT_TRUE(matches_xtensor<T>(3 - a));
+        EXPECT_TRUE(matches_xtensor<T>(a / 7));
+        EXPECT_TRUE(matches_xtensor<T>(a + 16777217));
+        EXPECT_TRUE(matches_xtensor<T>(a * 1.5f));
+        T s = T(0.1);
+        EXPECT_TRUE(matches_xtensor<T>(a - s));
+        EXPECT_TRUE(matches_xtensor<T>(-a));
+    }
+}
+
+TYPED_TEST(kernels, special_values_pass_through_bitwise)
+{
+    using T = TypeParam;
+    using limits = std::numeric_limits<T>;
+    const std::vector<T> specials = {limits::quiet_NaN(),
+                                     -limits::quiet_NaN(),
+                                     limits::infinity(),
+                                     -limits::infinity(),
+                                     T(0),
+                                     -T(0),
+                                     limits::denorm_min(),
+                                     -limits::denorm_min(),
+                                     limits::min(),
+                                     limits::max(),
+                                     -limits::max(),
+                                     T(1),
+                                     T(-1),
+                                     limits::epsilon()};
+    const std::size_t n = specials.size();
+    xt::xarray<T> a = xt::xarray<T>::from_shape({n, n});
+    xt::xarray<T> b = xt::xarray<T>::from_shape({n, n});
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            a(i, j) = specials[i];
+            // IEEE 754 leaves open which NaN an operation on two NaNs returns (compilers swap the
+            // operands of + and *), so `b` has none: every NaN below comes from `a` alone.
+            b(i, j) = std::isnan(specials[j]) ? T(2) : specials[j];
+        }
+    }
+    const xt::xarray<T> u = xt::view(a, xt::all(), xt::range(0, 1));
+    const xt::xarray<T> v = xt::view(b, 0, xt::all());
+    EXPECT_TRUE(matches_xtensor<T>(a + b));
+    EXPECT_TRUE(matches_xtensor<T>(a - b));
+    EXPECT_TRUE(matches_xtensor<T>(a * b));
+    EXPECT_TRUE(matches_xtensor<T>(a / b));
+    EXPECT_TRUE(matches_xtensor<T>(u * v));
+    EXPECT_TRUE(matches_xtensor<T>(u / v - a));
+    EXPECT_TRUE(matches_xtensor<T>(-b));
+}
+
+TYPED_TEST(kernels, outputs_large_enough_for_streaming_stores_match_xtensor_bitwise)
+{
+    // Over XTENSOR_NAMED_STREAMING_MIN_BYTES for both types; an odd row length and an output starting
+    // one element into its buffer leave unaligned heads and partial tails on every row.
+    using T = TypeParam;
+    const std::size_t m = 601;
+    const std::size_t n = (std::size_t(XTENSOR_NAMED_STREAMING_MIN_BYTES) / sizeof(T) / m + 2) | 1;
+    ASSERT_GE(m * n * sizeof(T), std::size_t(XTENSOR_NAMED_STREAMING_MIN_BYTES));
+    const auto a = random_array<T>({m, n}, 69);
+    const auto u = random_array<T>({m, 1}, 70);
+    const auto v = random_array<T>({n}, 71);
+    EXPECT_TRUE(matches_xtensor<T>(a + u));
+    EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(v, sizes{m, n})));
+
+    xt::xarray<T> big = xt::zeros<T>({m, n + 1});
+    xt::xarray<T> expected = big;
+    auto shifted = xt::view(big, xt::all(), xt::range(1, n + 1));
+    ASSERT_TRUE(xn::detail::try_kernel_assign(shifted, u * v));
+    auto expected_shifted = xt::view(expected, xt::all(), xt::range(1, n + 1));
+    xt::noalias(expected_shifted) = u * v;
+    EXPECT_TRUE(same_bits(big, expected));
+}
+
+/*************************************************
+ * operands and outputs of every layout           *
+ *************************************************/
+
+TYPED_TEST(kernels, strided_views_as_operands_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    using xt::placeholders::_;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const auto big = random_array<T>({9, 3 * n + 2}, 20);
+        const auto last = static_cast<std::ptrdiff_t>(3 * n + 1);
+        const auto v = random_array<T>({n}, 21);
+        const auto every_other_row = xt::view(big, xt::range(1, _, 2), xt::range(0, n));
+        const auto every_third_column = xt::view(big, xt::range(0, 4), xt::range(1, last, 3));
+        const auto column = xt::view(big, xt::range(0, 4), xt::range(2, 3));
+        EXPECT_TRUE(matches_xtensor<T>(every_other_row + v));
+        EXPECT_TRUE(matches_xtensor<T>(every_third_column * v + every_other_row));
+        EXPECT_TRUE(matches_xtensor<T>(every_third_column - column));
+        EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(every_third_column, sizes{2, 4, n})));
+        EXPECT_TRUE(matches_xtensor<T>(xt::strided_view(big, {xt::range(0, 4), xt::range(0, n)}) / v));
+    }
+}
+
+TYPED_TEST(kernels, transposed_and_reversed_operands_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    using xt::placeholders::_;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const auto a = random_array<T>({n, 6}, 22);
+        const auto b = random_array<T>({6, n}, 23);
+        const auto v = random_array<T>({n}, 24);
+        EXPECT_TRUE(matches_xtensor<T>(xt::transpose(a) + b));
+        EXPECT_TRUE(matches_xtensor<T>(xt::transpose(a) * v));
+        EXPECT_TRUE(matches_xtensor<T>(xt::flip(b, 1) - v));
+        EXPECT_TRUE(matches_xtensor<T>(xt::flip(b, 0) / b));
+        EXPECT_TRUE(matches_xtensor<T>(xt::view(b, xt::range(_, _, -1), xt::range(_, _, -2)) + T(1)));
+        EXPECT_TRUE(matches_xtensor<T>(xt::transpose(a)));
+    }
+}
+
+TYPED_TEST(kernels, column_major_operands_and_outputs_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    using column_major = xt::xarray<T, xt::layout_type::column_major>;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const column_major a = random_array<T>({5, n}, 25);
+        const auto b = random_array<T>({5, n}, 26);
+        const column_major u = random_array<T>({5, 1}, 27);
+        EXPECT_TRUE(matches_xtensor<T>(a + b));
+        EXPECT_TRUE(matches_xtensor<T>(a * u));
+
+        column_major expected;
+        xt::noalias(expected) = b * u + a;
+        column_major actual;
+        ASSERT_TRUE(xn::detail::try_kernel_assign(actual, b * u + a));
+        EXPECT_EQ(actual.strides(), expected.strides());
+        EXPECT_TRUE(same_bits(actual, expected));
+    }
+}
+
+TYPED_TEST(kernels, ranks_zero_to_four_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    const xt::xarray<T> scalar0 = random_array<T>({}, 28);
+    const auto vector1 = random_array<T>({17}, 29);
+    const auto matrix2 = random_array<T>({4, 17}, 30);
+    const auto cube3 = random_array<T>({3, 1, 17}, 31);
+    const auto tensor4 = random_array<T>({2, 3, 4, 17}, 32);
+    const auto middle = random_array<T>({3, 1, 1}, 33);
+    EXPECT_TRUE(matches_xtensor<T>(scalar0 + scalar0));
+    EXPECT_TRUE(matches_xtensor<T>(scalar0 * T(3)));
+    EXPECT_TRUE(matches_xtensor<T>(vector1 - scalar0));
+    EXPECT_TRUE(matches_xtensor<T>(matrix2 * vector1));
+    EXPECT_TRUE(matches_xtensor<T>(cube3 + matrix2));
+    EXPECT_TRUE(matches_xtensor<T>(tensor4 / cube3 - middle));
+    EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(middle, sizes{2, 3, 4, 17})));
+    EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(scalar0, sizes{2, 3, 4, 5})));
+}
+
+TYPED_TEST(kernels, zero_size_shapes_give_empty_results_of_xtensors_shape)
+{
+    using T = TypeParam;
+    const xt::xarray<T> empty_rows = xt::xarray<T>::from_shape({0, 5});
+    const xt::xarray<T> empty_columns = xt::xarray<T>::from_shape({4, 0});
+    const auto v = random_array<T>({5}, 34);
+    const auto u = random_array<T>({4, 1}, 35);
+    EXPECT_TRUE(matches_xtensor<T>(empty_rows + v));
+    EXPECT_TRUE(matches_xtensor<T>(empty_columns * u));
+    EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(v, sizes{0, 5})));
+    EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(u, sizes{3, 4, 0})));
+}
+
+TYPED_TEST(kernels, outputs_are_resized_as_xtensor_resizes_them)
+{
+    using T = TypeParam;
+    const auto a = random_array<T>({4, 9}, 36);
+    const auto u = random_array<T>({4, 1}, 37);
+
+    xt::xarray<T> any_rank = random_array<T>({2, 2, 2}, 38);
+    ASSERT_TRUE(xn::detail::try_kernel_assign(any_rank, a + u));
+    EXPECT_TRUE(same_bits(any_rank, xtensor_value<T>(a + u)));
+
+    xt::xtensor<T, 2> rank_two = xt::zeros<T>({1, 1});
+    ASSERT_TRUE(xn::detail::try_kernel_assign(rank_two, a - u));
+    EXPECT_TRUE(same_bits(rank_two, xtensor_value<T>(a - u)));
+}
+
+TYPED_TEST(kernels, outputs_that_cannot_take_the_shape_are_left_untouched)
+{
+    using T = TypeParam;
+    const auto a = random_array<T>({4, 9}, 39);
+    xt::xtensor<T, 3> rank_three = random_array<T>({1, 2, 3}, 40);
+    const xt::xtensor<T, 3> before = rank_three;
+    EXPECT_FALSE(xn::detail::try_kernel_assign(rank_three, a + a));
+    EXPECT_TRUE(same_bits(rank_three, before));
+
+    xt::xtensor_fixed<T, xt::xshape<2, 9>> fixed = xt::zeros<T>({2, 9});
+    EXPECT_FALSE(xn::detail::try_kernel_assign(fixed, a * T(2)));
+    EXPECT_TRUE(same_bits(fixed, xt::xarray<T>(xt::zeros<T>({2, 9}))));
+
+    xt::xarray<T> big = xt::zeros<T>({6, 9});
+    auto window = xt::view(big, xt::range(0, 3), xt::all());
+    EXPECT_FALSE(xn::detail::try_kernel_assign(window, a + a));
+    EXPECT_TRUE(same_bits(big, xt::xarray<T>(xt::zeros<T>({6, 9}))));
+}
+
+TYPED_TEST(kernels, strided_and_reversed_outputs_are_written_in_place)
+{
+    using T = TypeParam;
+    using xt::placeholders::_;
+    const auto a = random_array<T>({4, 17}, 41);
+    const auto v = random_array<T>({17}, 42);
+    xt::xarray<T> big = random_array<T>({8, 40}, 43);
+    xt::xarray<T> expected = big;
+    auto window = xt::view(big, xt::range(1, _, 2), xt::range(3, 37, 2));
+    auto expected_window = xt::view(expected, xt::range(1, _, 2), xt::range(3, 37, 2));
+    ASSERT_TRUE(xn::detail::try_kernel_assign(window, a * v));
+    xt::noalias(expected_window) = a * v;
+    EXPECT_TRUE(same_bits(big, expected));
+
+    auto reversed = xt::flip(big, 1);
+    auto expected_reversed = xt::flip(expected, 1);
+    const auto b = random_array<T>({8, 40}, 44);
+    ASSERT_TRUE(xn::detail::try_kernel_assign(reversed, b - T(1)));
+    xt::noalias(expected_reversed) = b - T(1);
+    EXPECT_TRUE(same_bits(big, expected));
+}
+
+TYPED_TEST(kernels, an_output_read_in_place_is_updated_in_place)
+{
+    using T = TypeParam;
+    const auto v = random_array<T>({33}, 45);
+    xt::xarray<T> a = random_array<T>({5, 33}, 46);
+    xt::xarray<T> expected = a;
+    const T* storage = a.data();
+    ASSERT_TRUE(xn::detail::try_kernel_assign(a, a * v + a));
+    expected = expected * v + expected;
+    EXPECT_TRUE(same_bits(a, expected));
+    EXPECT_EQ(a.data(), storage);
+}
+
+TYPED_TEST(kernels, an_output_read_elsewhere_goes_through_a_temporary)
+{
+    using T = TypeParam;
+    xt::xarray<T> square = random_array<T>({17, 17}, 47);
+    xt::xarray<T> expected = square;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(square, xt::transpose(square) + T(1)));
+    // xtensor's assignment without noalias goes through a temporary as well.
+    expected = xt::transpose(expected) + T(1);
+    EXPECT_TRUE(same_bits(square, expected));
+
+    xt::xarray<T> row = random_array<T>({1, 33}, 48);
+    xt::xarray<T> expected_row = row;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(row, xt::broadcast(row, sizes{6, 33})));
+    expected_row = xt::broadcast(expected_row, sizes{6, 33});
+    EXPECT_TRUE(same_bits(row, expected_row));
+
+    xt::xarray<T> column = random_array<T>({7, 1}, 49);
+    xt::xarray<T> expected_sum = xt::sum(column, {0});
+    ASSERT_TRUE(xn::detail::try_kernel_assign(column, xt::sum(column, {0})));
+    EXPECT_TRUE(same_bits(column, expected_sum));
+}
+
+/*********************************
+ * sums                           *
+ *********************************/
+
+TYPED_TEST(kernels, sums_over_outer_axes_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : tail_sizes)
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto a = random_array<T>({m, n}, 50);
+            const auto c = random_array<T>({3, m, n}, 51);
+            const auto d = random_array<T>({2, m, 3, n}, 52);
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(a, {0})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(a, {0}, xt::keep_dims)));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(c, {0})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(c, {1})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(c, {0, 1})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(d, {0, 2})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(d, {1, 2}, xt::keep_dims)));
+        }
+    }
+}
+
+TYPED_TEST(kernels, sums_with_an_initial_value_add_it_in_front_as_xtensor_does)
+{
+    using T = TypeParam;
+    const auto a = random_array<T>({17, 33}, 53);
+    const auto c = random_array<T>({3, 7, 17}, 54);
+    EXPECT_TRUE(matches_xtensor<T>(xt::sum(a, {0}, xt::initial(T(0.375)))));
+    EXPECT_TRUE(matches_xtensor<T>(xt::sum(c, {0, 1}, xt::keep_dims | xt::initial(T(-3)))));
+}
+
+TYPED_TEST(kernels, sums_of_expressions_and_strided_operands_match_xtensor_bitwise)
+{
+    using T = TypeParam;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const auto a = random_array<T>({9, n}, 55);
+        const auto b = random_array<T>({9, n}, 56);
+        const auto u = random_array<T>({9, 1}, 57);
+        const auto t = random_array<T>({n, 9}, 58);
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(a * b + u, {0})));
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::transpose(t) - a, {0})));
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::broadcast(u, sizes{9, n}), {0})));
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::flip(a, 1) * T(3), {0}, xt::keep_dims)));
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::view(t, xt::all(), xt::range(1, 8, 3)), {0})));
+    }
+}
+
+TYPED_TEST(kernels, runs_longer_than_a_buffer_match_xtensor_bitwise)
+{
+    // Strided leaves and outputs go through buffers of a few thousand elements: runs of 5003 take
+    // several chunks and a partial one.
+    using T = TypeParam;
+    const std::size_t n = 5003;
+    const auto t = random_array<T>({n, 3}, 72);
+    const auto v = random_array<T>({n}, 73);
+    EXPECT_TRUE(matches_xtensor<T>(xt::transpose(t) + v));
+    EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::transpose(t) * v, {0})));
+    EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::transpose(t), {0}, xt::keep_dims | xt::initial(T(1)))));
+    EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(xt::transpose(t), {1, static_cast<std::int64_t>(n)})));
+
+    xt::xarray<T, xt::layout_type::column_major> column_major_out;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(column_major_out,
+                                              xt::sum(xt::broadcast(v, sizes{4, n}), {0}, xt::keep_dims)));
+    EXPECT_TRUE(same_bits(column_major_out,
+                          xtensor_value<T>(xt::sum(xt::broadcast(v, sizes{4, n}), {0}, xt::keep_dims))));
+
+    const auto expected = xtensor_value<T>(xt::sum(xt::transpose(t), {1}));
+    const auto actual = kernel_value<T>(xt::sum(xt::transpose(t), {1}));
+    const auto magnitudes = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(t)), {0}));
+    for (std::size_t i = 0; i < 3; ++i)
+    {
+        EXPECT_LE(std::abs(double(actual(i)) - double(expected(i))), summation_bound<T>(n, magnitudes(i)));
+    }
+}
+
+TYPED_TEST(kernels, sums_over_the_innermost_axis_stay_within_the_summation_bound)
+{
+    using T = TypeParam;
+    for (std::size_t m : tail_sizes)
+    {
+        for (std::size_t n : {1, 7, 33, 100, 1000})
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto a = random_array<T>({m, n}, 59);
+            const auto b = random_array<T>({2, m, n}, 60);
+            const auto magnitudes = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(a)), {1}));
+            const auto magnitudes3 = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(b)), {0, 2}));
+            const auto expected = xtensor_value<T>(xt::sum(a, {1}));
+            const auto actual = kernel_value<T>(xt::sum(a, {1}));
+            const auto expected3 = xtensor_value<T>(xt::sum(b, {0, 2}));
+            const auto actual3 = kernel_value<T>(xt::sum(b, {0, 2}, xt::keep_dims));
+            ASSERT_EQ(actual.shape(), expected.shape());
+            ASSERT_EQ(actual3.size(), expected3.size());
+            for (std::size_t i = 0; i < m; ++i)
+            {
+                EXPECT_LE(std::abs(double(actual(i)) - double(expected(i))),
+                          summation_bound<T>(n, magnitudes(i)));
+                EXPECT_LE(std::abs(double(actual3.flat(i)) - double(expected3(i))),
+                          summation_bound<T>(2 * n, magnitudes3(i)));
+            }
+        }
+    }
+}
+
+TYPED_TEST(kernels, a_sum_over_every_axis_stays_within_the_summation_bound)
+{
+    using T = TypeParam;
+    const auto a = random_array<T>({13, 33}, 61);
+    const double magnitude = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(a))))();
+    const T expected = xtensor_value<T>(xt::sum(a))();
+    const auto actual = kernel_value<T>(xt::sum(a));
+    ASSERT_EQ(actual.dimension(), 0u);
+    EXPECT_LE(std::abs(double(actual()) - double(expected)), summation_bound<T>(a.size(), magnitude));
+}
+
+TYPED_TEST(kernels, a_sum_over_no_axis_adds_the_initial_value_in_front)
+{
+    using T = TypeParam;
+    xt::xarray<T> a = random_array<T>({4, 17}, 62);
+    a(0, 0) = -T(0);
+    EXPECT_TRUE(matches_xtensor<T>(xt::sum(a, sizes{})));
+    EXPECT_TRUE(matches_xtensor<T>(xt::sum(a, sizes{}, xt::initial(T(2)))));
+    // 0 + -0 is +0: the initial value is added even where nothing is summed.
+    const auto result = kernel_value<T>(xt::sum(a, sizes{}));
+    EXPECT_FALSE(std::signbit(result(0, 0)));
+}
+
+TYPED_TEST(kernels, a_sum_of_an_empty_input_gives_the_initial_value)
+{
+    // The values xtensor's reducer documents; its own assignment of these sums steps a null pointer
+    // (undefined behaviour that UBSan reports), so it cannot be the oracle here.
+    using T = TypeParam;
+    const xt::xarray<T> empty = xt::xarray<T>::from_shape({0, 5});
+    EXPECT_TRUE(same_bits(kernel_value<T>(xt::sum(empty, {0})), xt::xarray<T>(xt::zeros<T>({5}))));
+    const xt::xarray<T> fours = xt::xarray<T>(xt::zeros<T>({5})) + T(4);
+    EXPECT_TRUE(same_bits(kernel_value<T>(xt::sum(empty, {0}, xt::initial(T(4)))), fours));
+    EXPECT_EQ(kernel_value<T>(xt::sum(empty, {1})).shape(), (typename xt::xarray<T>::shape_type{0}));
+}
+
+TYPED_TEST(kernels, adjoint_sums_match_xtensor_within_their_documented_bounds)
+{
+    using T = TypeParam;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        const auto g = random_array<T>({3, 9, n}, 63);
+        const auto n64 = static_cast<std::int64_t>(n);
+        // Outer axes only: bit for bit.
+        EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(g, {n64})));
+        EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(g, {1, n64})));
+        EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(g, {9, n64})));
+        EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(g, {3, 1, n64})));
+        EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(g * T(2), {3, 9, n64})));
+        EXPECT_TRUE(matches_xtensor<T>(xn::reduce_broadcast_axes(g, {0, 1})));
+
+        // Through the innermost axis: within the bound.
+        const auto expected = xtensor_value<T>(xn::sum_to(g, {9, 1}));
+        const auto actual = kernel_value<T>(xn::sum_to(g, {9, 1}));
+        const auto magnitudes = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(g)), {0, 2}));
+        ASSERT_EQ(actual.shape(), expected.shape());
+        for (std::size_t i = 0; i < 9; ++i)
+        {
+            EXPECT_LE(std::abs(double(actual(i, 0)) - double(expected(i, 0))),
+                      summation_bound<T>(3 * n, magnitudes(i)));
+        }
+    }
+}
+
+/*************************************************
+ * what the kernels leave to xtensor               *
+ *************************************************/
+
+TYPED_TEST(kernels, uncovered_expressions_are_refused_without_touching_the_output)
+{
+    using T = TypeParam;
+    const auto a = random_array<T>({3, 5}, 64);
+    const xt::xarray<T> before = random_array<T>({2, 2}, 65);
+    const xt::xarray<int> integers = xt::ones<int>({3, 5});
+    xt::xarray<T> out = before;
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::exp(a)));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a + xt::sum(a, {0})));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::amax(a, {0})));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::where(a > T(0), a, -a)));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a + integers));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::sum(xt::exp(a), {0})));
+    EXPECT_TRUE(same_bits(out, before));
+
+    xt::xarray<int> integer_out = xt::zeros<int>({3, 5});
+    EXPECT_FALSE(xn::detail::try_kernel_assign(integer_out, integers + integers));
+    EXPECT_TRUE(xt::all(xt::equal(integer_out, 0)));
+}
+
+TEST(kernels_types, a_wider_scalar_makes_a_float_expression_double_and_is_refused)
+{
+    const xt::xarray<float> a = random_array<float>({3, 5}, 66);
+    xt::xarray<float> out = xt::zeros<float>({3, 5});
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a * 0.1));
+    xt::xarray<double> wide_out;
+    EXPECT_FALSE(xn::detail::try_kernel_assign(wide_out, a + a));
+}
+
+TYPED_TEST(kernels, xn_assign_and_eval_give_xtensors_values_with_and_without_kernels)
+{
+    using T = TypeParam;
+    const auto a = random_array<T>({7, 33}, 67);
+    const auto u = random_array<T>({7, 1}, 68);
+    xt::xarray<T> out;
+    xn::assign(out, a * u - a);
+    EXPECT_TRUE(same_bits(out, xtensor_value<T>(a * u - a)));
+    xn::assign(out, xt::exp(a) + u);
+    EXPECT_TRUE(same_bits(out, xtensor_value<T>(xt::exp(a) + u)));
+    EXPECT_TRUE(same_bits(xn::eval(xt::sum(a + u, {0})), xtensor_value<T>(xt::sum(a + u, {0}))));
+    EXPECT_TRUE(same_bits(xn::eval(xt::broadcast(u, sizes{7, 33})),
+                          xtensor_value<T>(xt::broadcast(u, sizes{7, 33}))));
+}
