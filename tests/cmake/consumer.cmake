@@ -9,7 +9,8 @@
 # The steps of the installed-package tests (see tests/CMakeLists.txt), run with cmake -P:
 #   STEP=install       installs BUILD_DIR into PREFIX (emptied first)
 #   STEP=find_package  configures, builds and runs CONSUMER_SOURCE_DIR against PREFIX with CMake
-#   STEP=pkg_config    compiles CONSUMER_SOURCE_DIR/main.cpp with CXX and `pkg-config --cflags`, runs it
+#   STEP=pkg_config    compiles CONSUMER_SOURCE_DIR/main.cpp with CXX, -std=c++CXX_STANDARD (17 unless
+#                      given) and `pkg-config --cflags`, runs it
 # Common variables: PREFIX, WORK_DIR, CONFIG, CONSUMER_SOURCE_DIR.
 
 function(run)
@@ -19,6 +20,10 @@ function(run)
         message(FATAL_ERROR "failed (${result}): ${command}")
     endif()
 endfunction()
+
+if(NOT CXX_STANDARD)
+    set(CXX_STANDARD 17)
+endif()
 
 set(config_args)
 if(CONFIG)
@@ -73,7 +78,7 @@ elseif(STEP STREQUAL "pkg_config")
     message(STATUS "pkg-config --cflags xtensor-named: ${cflags}")
     separate_arguments(cflags UNIX_COMMAND "${cflags}")
     set(executable "${build}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
-    run("${CXX}" -std=c++17 ${cflags} "${CONSUMER_SOURCE_DIR}/main.cpp" -o "${executable}")
+    run("${CXX}" -std=c++${CXX_STANDARD} ${cflags} "${CONSUMER_SOURCE_DIR}/main.cpp" -o "${executable}")
     run("${executable}")
 
 else()

@@ -262,7 +262,7 @@ namespace xt
             {
                 if constexpr (is_array_operand_v<A>)
                 {
-                    return aligned_view(unwrap(std::forward<A>(a)), how.from[position]);
+                    return aligned_view(detail::unwrap(std::forward<A>(a)), how.from[position]);
                 }
                 else
                 {
@@ -347,7 +347,7 @@ namespace xt
                 {
                     // One operand with axes lines up with nothing: it keeps its axes, unviewed.
                     auto metadata = single_metadata(args...);
-                    auto expression = make(unwrap(std::forward<A>(args))...);
+                    auto expression = make(detail::unwrap(std::forward<A>(args))...);
                     return xnamed<decltype(expression), S>(std::move(expression), std::move(metadata));
                 }
                 else
@@ -397,10 +397,10 @@ namespace xt
                     auto metadata_a = combine_axes(operation, how.names, how.shape, both, how.from);
                     auto metadata_b = metadata_a;
                     // An lvalue is seen through a read-only view: its elements appear more than once.
-                    auto view_a = broadcast_view(read_only(unwrap(std::forward<AA>(aligned_a))),
+                    auto view_a = broadcast_view(read_only(detail::unwrap(std::forward<AA>(aligned_a))),
                                                  how.from[0],
                                                  how.shape);
-                    auto view_b = broadcast_view(read_only(unwrap(std::forward<AB>(aligned_b))),
+                    auto view_b = broadcast_view(read_only(detail::unwrap(std::forward<AB>(aligned_b))),
                                                  how.from[1],
                                                  how.shape);
                     return std::make_pair(
