@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,58 +21,23 @@
 
 #include <xtensor-named/xtensor-named.hpp>
 
+#include "array_model.hpp"
 #include "fuzz_check.hpp"
 
 namespace xn = xt::named;
 
 namespace
 {
+    using xn_fuzz::element_count;
+    using xn_fuzz::expect_values;
+    using xn_fuzz::flat;
+    using xn_fuzz::for_each_index;
+    using xn_fuzz::largest_evaluated;
+    using xn_fuzz::make_array;
+    using xn_fuzz::naive_sum;
     using xn_fuzz::outcome;
-    using shape_type = std::vector<std::size_t>;
-
-    /// Results with more elements than this are checked for their refusals and shapes only.
-    constexpr std::size_t largest_evaluated = 4096;
-
-    std::size_t element_count(const shape_type& shape)
-    {
-        std::size_t n = 1;
-        for (auto s : shape)
-        {
-            n *= s;
-        }
-        return n;
-    }
-
-    /// Row-major position of `index` in `shape`.
-    std::size_t flat(const shape_type& index, const shape_type& shape)
-    {
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < shape.size(); ++i)
-        {
-            at = at * shape[i] + index[i];
-        }
-        return at;
-    }
-
-    /// Calls `f(index)` for every index of `shape`, in row-major order.
-    template <class F>
-    void for_each_index(const shape_type& shape, F&& f)
-    {
-        const std::size_t n = element_count(shape);
-        shape_type index(shape.size(), 0);
-        for (std::size_t k = 0; k < n; ++k)
-        {
-            f(index);
-            for (std::size_t i = shape.size(); i-- > 0;)
-            {
-                if (++index[i] < shape[i])
-                {
-                    break;
-                }
-                index[i] = 0;
-            }
-        }
-    }
+    using xn_fuzz::shape_of;
+    using xn_fuzz::shape_type;
 
     /// A target shape or an axis list as a caller may write it: any integers, or an unknown rank.
     struct integers
@@ -171,27 +135,6 @@ namespace
         return a;
     }
 
-    xt::xarray<double> make_array(FuzzedDataProvider& fdp)
-    {
-        const std::size_t rank = fdp.ConsumeIntegralInRange<std::size_t>(0, 4);
-        shape_type shape;
-        for (std::size_t i = 0; i < rank; ++i)
-        {
-            shape.push_back(fdp.ConsumeIntegralInRange<std::size_t>(0, 3));
-        }
-        xt::xarray<double> a = xt::zeros<double>(shape);
-        for (auto& v : a)
-        {
-            v = static_cast<double>(fdp.ConsumeIntegralInRange<int>(-9, 9));
-        }
-        return a;
-    }
-
-    shape_type shape_of(const xt::xarray<double>& a)
-    {
-        return shape_type(a.shape().begin(), a.shape().end());
-    }
-
     /// An axis list that is a set of axes of a shape of rank `rank`: no negative, out-of-range or
     /// repeated axis.
     bool is_axis_set(const integers& axes, std::size_t rank)
@@ -229,36 +172,6 @@ namespace
             }
         }
         return true;
-    }
-
-    /// Compares the expression that `make` builds, evaluated three ways, with `expected` of shape `shape`.
-    /// xtensor 0.24's own reducers offset the null data pointer of an empty container (UBSan: "applying
-    /// non-zero offset to null pointer" in xiterator.hpp), for any xt::sum, so an empty sum is evaluated
-    /// through the library's xn::eval and xn::assign only (`through_xtensor` false).
-    template <class F>
-    void expect_values(const char* what, F&& make, const shape_type& shape,
-                       const std::vector<double>& expected, bool through_xtensor = true)
-    {
-        auto check = [&](const xt::xarray<double>& got, const char* how)
-        {
-            XN_FUZZ_CHECK(shape_of(got) == shape, (what, " through ", how, ": shape"));
-            std::size_t k = 0;
-            for (double v : got)
-            {
-                XN_FUZZ_CHECK(v == expected[k],
-                              (what, " through ", how, ": element ", k, " is ", v, ", not ", expected[k]));
-                ++k;
-            }
-        };
-        if (through_xtensor)
-        {
-            const xt::xarray<double> by_xtensor = make();
-            check(by_xtensor, "xtensor's assignment");
-        }
-        check(xn::eval(make()), "xn::eval");
-        xt::xarray<double> out = xt::ones<double>({2, 2});
-        xn::assign(out, make());
-        check(out, "xn::assign");
     }
 
     void fuzz_broadcast_to(const xt::xarray<double>& x, const integers& target)
@@ -409,18 +322,6 @@ namespace
         expect_values(
             "broadcast_in_dim", [&] { return xn::broadcast_in_dim(x, target.shape(), mapping.axes()); }, t,
             values);
-    }
-
-    /// The adjoint sums: every element of `g` adds into the result element it was broadcast from.
-    /// `source(index of g)` gives that element's index in the result of shape `result`.
-    template <class F>
-    std::vector<double> naive_sum(const xt::xarray<double>& g, const shape_type& result, F&& source)
-    {
-        std::vector<double> values(element_count(result), 0.0);
-        const auto gs = shape_of(g);
-        for_each_index(gs, [&](const shape_type& index)
-                       { values[flat(source(index), result)] += g.data()[flat(index, gs)]; });
-        return values;
     }
 
     void fuzz_sum_to(const xt::xarray<double>& g, const integers& target)

@@ -6,18 +6,18 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// xn::plan<S> for every built-in strategy (SPEC §3), against a reference model written here from the
-// table of SPEC §3. The model lines axes up by the strategy's rule, then decides each lined-up pair of
-// sizes by trying concrete values for the unknown ones: a pair that no concrete sizes can satisfy is a
-// refusal, and the result size is the one every satisfying choice agrees on (unknown when they differ).
-// So a plan that is found must be the model's valid broadcast, and a plan that is refused must be
-// impossible for every concrete shape the partial ones stand for.
+// xn::plan<S> for every built-in strategy (SPEC §3), against a reference model written from the table
+// of SPEC §3 (strategy_model.hpp, shared with fuzz_named_broadcast). The model lines axes up by the
+// strategy's rule, then decides each lined-up pair of sizes by trying concrete values for the unknown
+// ones: a pair that no concrete sizes can satisfy is a refusal, and the result size is the one every
+// satisfying choice agrees on (unknown when they differ). So a plan that is found must be the model's
+// valid broadcast, and a plan that is refused must be impossible for every concrete shape the partial
+// ones stand for.
 // A last strategy returns arbitrary plans: xn::plan must accept exactly the consistent ones.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -27,28 +27,27 @@
 #include <xtensor-named/xstrategies.hpp>
 
 #include "fuzz_check.hpp"
+#include "strategy_model.hpp"
 
 namespace xn = xt::named;
 
 namespace
 {
+    using xn_fuzz::absent;
+    using xn_fuzz::index_type;
+    using xn_fuzz::input_operand;
+    using xn_fuzz::leading_model;
+    using xn_fuzz::line_up_exact;
+    using xn_fuzz::line_up_name_match;
+    using xn_fuzz::missing_dims_model;
+    using xn_fuzz::model_plan;
+    using xn_fuzz::name_alphabet;
+    using xn_fuzz::numpy_model;
     using xn_fuzz::outcome;
-    using index_type = std::int64_t;
-
-    constexpr index_type absent = -1;
-    constexpr index_type unknown_size = -1;
-
-    const char* const name_alphabet[] = {"?", "a", "b", "c", "d", "e"};
-
-    /// What the fuzzer knows of an operand beyond the xn::operand itself.
-    struct input_operand
-    {
-        xn::operand op;
-        bool well_formed = true;
-        bool known_rank = true;
-        std::vector<index_type> sizes;
-        std::vector<std::string> names;
-    };
+    using xn_fuzz::pair_size;
+    using xn_fuzz::position;
+    using xn_fuzz::stretching_missing_dims_model;
+    using xn_fuzz::unknown_size;
 
     input_operand make_operand(FuzzedDataProvider& fdp)
     {
@@ -91,223 +90,6 @@ namespace
         }
         in.op.names = xn::dims(given);
         return in;
-    }
-
-    /// One result axis of the model: its name and the axis of each operand that lands there.
-    struct model_axis
-    {
-        std::string name;
-        index_type from[2];
-    };
-
-    struct model_plan
-    {
-        std::vector<model_axis> axes;
-        bool stretch = false;
-    };
-
-    index_type position(const std::vector<std::string>& names, const std::string& name)
-    {
-        for (std::size_t i = 0; i < names.size(); ++i)
-        {
-            if (names[i] == name)
-            {
-                return static_cast<index_type>(i);
-            }
-        }
-        return absent;
-    }
-
-    /// numpy and leading: right-aligned, names unify position by position (SPEC §3, first two rows).
-    std::optional<model_plan> line_up_right_aligned(const input_operand& a, const input_operand& b,
-                                                    bool stretch)
-    {
-        const std::size_t ra = a.names.size();
-        const std::size_t rb = b.names.size();
-        const std::size_t rank = ra > rb ? ra : rb;
-        model_plan p;
-        p.stretch = stretch;
-        for (std::size_t i = 0; i < rank; ++i)
-        {
-            model_axis axis{"", {absent, absent}};
-            const bool in_a = i + ra >= rank;
-            const bool in_b = i + rb >= rank;
-            if (in_a)
-            {
-                axis.from[0] = static_cast<index_type>(i + ra - rank);
-            }
-            if (in_b)
-            {
-                axis.from[1] = static_cast<index_type>(i + rb - rank);
-            }
-            if (in_a && in_b)
-            {
-                const std::string& na = a.names[static_cast<std::size_t>(axis.from[0])];
-                const std::string& nb = b.names[static_cast<std::size_t>(axis.from[1])];
-                if (na == nb)
-                {
-                    axis.name = na;
-                }
-                else if (na != "?" && nb != "?")
-                {
-                    return std::nullopt;
-                }
-                else
-                {
-                    // The named one wins, unless the operand whose axis is "?" has that name elsewhere.
-                    axis.name = na == "?" ? nb : na;
-                    const auto& unnamed_side = na == "?" ? a.names : b.names;
-                    if (position(unnamed_side, axis.name) != absent)
-                    {
-                        return std::nullopt;
-                    }
-                }
-            }
-            else
-            {
-                axis.name = in_a ? a.names[static_cast<std::size_t>(axis.from[0])]
-                                 : b.names[static_cast<std::size_t>(axis.from[1])];
-            }
-            p.axes.push_back(axis);
-        }
-        return p;
-    }
-
-    /// missing_dims: by name; the left operand's axes, then the right's that the left lacks.
-    std::optional<model_plan> line_up_by_name(const input_operand& a, const input_operand& b, bool stretch)
-    {
-        for (const auto* in : {&a, &b})
-        {
-            for (const auto& n : in->names)
-            {
-                if (n == "?")
-                {
-                    return std::nullopt;
-                }
-            }
-        }
-        model_plan p;
-        p.stretch = stretch;
-        for (std::size_t i = 0; i < a.names.size(); ++i)
-        {
-            p.axes.push_back({a.names[i], {static_cast<index_type>(i), position(b.names, a.names[i])}});
-        }
-        for (std::size_t j = 0; j < b.names.size(); ++j)
-        {
-            if (position(a.names, b.names[j]) == absent)
-            {
-                p.axes.push_back({b.names[j], {absent, static_cast<index_type>(j)}});
-            }
-        }
-        return p;
-    }
-
-    /// name_match: the larger operand's axes; the smaller's named axes find their name, its unnamed
-    /// axes the larger's unnamed ones, right-aligned.
-    std::optional<model_plan> line_up_name_match(const input_operand& a, const input_operand& b)
-    {
-        const bool left_larger = a.names.size() >= b.names.size();
-        const input_operand& larger = left_larger ? a : b;
-        const input_operand& smaller = left_larger ? b : a;
-        const int lk = left_larger ? 0 : 1;
-        model_plan p;
-        p.stretch = true;
-        for (std::size_t i = 0; i < larger.names.size(); ++i)
-        {
-            model_axis axis{larger.names[i], {absent, absent}};
-            axis.from[lk] = static_cast<index_type>(i);
-            p.axes.push_back(axis);
-        }
-        std::vector<std::size_t> larger_unnamed;
-        std::vector<std::size_t> smaller_unnamed;
-        for (std::size_t i = 0; i < larger.names.size(); ++i)
-        {
-            if (larger.names[i] == "?")
-            {
-                larger_unnamed.push_back(i);
-            }
-        }
-        for (std::size_t j = 0; j < smaller.names.size(); ++j)
-        {
-            if (smaller.names[j] == "?")
-            {
-                smaller_unnamed.push_back(j);
-            }
-            else
-            {
-                const auto at = position(larger.names, smaller.names[j]);
-                if (at == absent)
-                {
-                    return std::nullopt;
-                }
-                p.axes[static_cast<std::size_t>(at)].from[1 - lk] = static_cast<index_type>(j);
-            }
-        }
-        if (smaller_unnamed.size() > larger_unnamed.size())
-        {
-            return std::nullopt;
-        }
-        const std::size_t offset = larger_unnamed.size() - smaller_unnamed.size();
-        for (std::size_t k = 0; k < smaller_unnamed.size(); ++k)
-        {
-            p.axes[larger_unnamed[offset + k]].from[1 - lk] = static_cast<index_type>(smaller_unnamed[k]);
-        }
-        return p;
-    }
-
-    /// exact: same rank, same names, position by position.
-    std::optional<model_plan> line_up_exact(const input_operand& a, const input_operand& b)
-    {
-        if (a.names != b.names)
-        {
-            return std::nullopt;
-        }
-        model_plan p;
-        for (std::size_t i = 0; i < a.names.size(); ++i)
-        {
-            p.axes.push_back({a.names[i], {static_cast<index_type>(i), static_cast<index_type>(i)}});
-        }
-        return p;
-    }
-
-    /// The concrete sizes an unknown size may stand for: every size of the alphabet, and one beyond.
-    std::vector<index_type> candidates(index_type s)
-    {
-        if (s != unknown_size)
-        {
-            return {s};
-        }
-        return {0, 1, 2, 3, 4, 7};
-    }
-
-    /// The size of a lined-up pair: the one that every concrete choice satisfying the rule gives, unknown
-    /// when the choices differ, nothing when no choice satisfies the rule.
-    std::optional<index_type> pair_size(index_type sa, index_type sb, bool stretch)
-    {
-        std::set<index_type> results;
-        for (auto x : candidates(sa))
-        {
-            for (auto y : candidates(sb))
-            {
-                if (x == y)
-                {
-                    results.insert(x);
-                }
-                else if (stretch && x == 1)
-                {
-                    results.insert(y);
-                }
-                else if (stretch && y == 1)
-                {
-                    results.insert(x);
-                }
-            }
-        }
-        if (results.empty())
-        {
-            return std::nullopt;
-        }
-        return results.size() == 1 ? *results.begin() : unknown_size;
     }
 
     /// Aborts with a description unless `p` is a consistent broadcast of `a` and `b`: what xn::plan must
@@ -439,26 +221,6 @@ namespace
         }
         const auto v = violation(got, a, b, lined_up->stretch);
         XN_FUZZ_CHECK(v.empty(), (where, ": not a valid broadcast: ", v));
-    }
-
-    std::optional<model_plan> numpy_model(const input_operand& a, const input_operand& b)
-    {
-        return line_up_right_aligned(a, b, true);
-    }
-
-    std::optional<model_plan> leading_model(const input_operand& a, const input_operand& b)
-    {
-        return line_up_right_aligned(a, b, false);
-    }
-
-    std::optional<model_plan> missing_dims_model(const input_operand& a, const input_operand& b)
-    {
-        return line_up_by_name(a, b, false);
-    }
-
-    std::optional<model_plan> stretching_missing_dims_model(const input_operand& a, const input_operand& b)
-    {
-        return line_up_by_name(a, b, true);
     }
 
     /// A user-written strategy that answers anything: the input decides its plan, and the last plan it

@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -358,17 +360,109 @@ TEST(broadcast_to, takes_shapes_as_vectors_arrays_xtensor_shapes_and_partial_sha
     EXPECT_EQ(shape_vector(xn::broadcast_to(v, xn::partial_shape::of({3, 2}))), expected);
 }
 
-TEST(broadcast_to, gives_read_only_elements)
+TEST(explicit_broadcasts, give_read_only_elements_through_a_non_const_view)
 {
-    // Writing through the view does not compile (tests/compile_fail/write_through_broadcast_to.cpp);
-    // this is the type-level fact behind it, for each form.
+    // Writing through the view does not compile, with one static_assert sentence
+    // (tests/compile_fail/write_through_broadcast_to.cpp and its neighbours): a non-const view gives an
+    // element that only converts to the value, a const view xtensor's const reference.
     const xt::xarray<double> v = {1., 2.};
     auto a = xn::broadcast_to(v, {3, 2});
     auto b = xn::broadcast(v, {3, 2}, {0});
     auto c = xn::broadcast_in_dim(v, {2, 3}, {0});
-    EXPECT_TRUE((std::is_const<std::remove_reference_t<decltype(a(0, 0))>>::value));
-    EXPECT_TRUE((std::is_const<std::remove_reference_t<decltype(b(0, 0))>>::value));
-    EXPECT_TRUE((std::is_const<std::remove_reference_t<decltype(c(0, 0))>>::value));
+    auto d = xn::broadcast_like(xn::name(v, {"x"}), xn::operand{xn::partial_shape::of({2, 3}), {"x", "y"}});
+    using element = xn::detail::xreadonly_element<const double&>;
+    const std::vector<std::size_t> index = {1, 1};
+    EXPECT_TRUE((std::is_same<decltype(a(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(b(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(c(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(d.expression()(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a[index]), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a[{1, 1}]), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a[0]), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a.at(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a.unchecked(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a.periodic(0, 0)), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a.element(index.begin(), index.end())), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a.front()), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(a.back()), element>::value));
+    EXPECT_TRUE((std::is_same<decltype(std::as_const(a)(0, 0)), const double&>::value));
+    EXPECT_TRUE((std::is_same<decltype(std::as_const(a)[index]), const double&>::value));
+    EXPECT_TRUE((std::is_same<decltype(std::as_const(a).at(0, 0)), const double&>::value));
+    EXPECT_TRUE((std::is_same<decltype(std::move(a)(0, 0)), const double&>::value));
+    EXPECT_TRUE((std::is_same<decltype(*a.begin()), const double&>::value));
+}
+
+TEST(explicit_broadcasts, read_elements_through_a_non_const_view)
+{
+    const xt::xarray<double> v = {1., 2.};
+    auto a = xn::broadcast_to(v, {3, 2});
+    auto d = xn::broadcast_like(xn::name(v, {"x"}), xn::operand{xn::partial_shape::of({2, 3}), {"x", "y"}});
+    const std::vector<std::size_t> index = {2, 1};
+    const double element = a(2, 1);
+    EXPECT_EQ(element, 2.);
+    EXPECT_EQ(a(1, 0), 1.);
+    EXPECT_EQ(a(1, 0) + a(1, 1), 3.);
+    EXPECT_EQ(a[index], 2.);
+    EXPECT_EQ((a[{0, 1}]), 2.);
+    EXPECT_EQ(a[1], 2.);
+    EXPECT_EQ(a.at(2, 0), 1.);
+    EXPECT_EQ(a.unchecked(1, 1), 2.);
+    EXPECT_EQ(a.periodic(4, 3), 2.);
+    EXPECT_EQ(a.element(index.begin(), index.end()), 2.);
+    EXPECT_EQ(a.front(), 1.);
+    EXPECT_EQ(a.back(), 2.);
+    EXPECT_EQ(d.expression()(1, 2), 2.);
+    EXPECT_THROW(a.at(3, 0), std::out_of_range);
+}
+
+TEST(explicit_broadcasts, stay_xtensor_expressions_that_mix_with_xtensor_code)
+{
+    const xt::xarray<double> v = {1., 2., 3.};
+    auto rows = xn::broadcast_to(v, {2, 3});
+    const xt::xarray<double> expected = {{1., 2., 3.}, {1., 2., 3.}};
+    EXPECT_TRUE(xt::is_xexpression<decltype(rows)>::value);
+    using base = typename decltype(rows)::base_type;
+    EXPECT_TRUE((std::is_base_of<xt::xexpression<base>, decltype(rows)>::value));
+    const xt::xarray<double> offsets = {{10., 20., 30.}, {40., 50., 60.}};
+    EXPECT_EQ(xt::xarray<double>(rows + offsets), offsets + expected);
+    EXPECT_EQ(xt::xarray<double>(xt::eval(rows)), expected);
+    xt::xarray<double> out = xt::zeros<double>({2, 3});
+    xt::noalias(out) = rows * 2.;
+    EXPECT_EQ(out, expected * 2.);
+    // Views over the non-const view read its elements as xtensor's const references.
+    auto second_row = xt::view(rows, 1, xt::all());
+    EXPECT_EQ(second_row(2), 3.);
+    EXPECT_EQ(xt::xarray<double>(xt::transpose(rows)), xt::xarray<double>(xt::transpose(expected)));
+    EXPECT_EQ(xt::xarray<double>(xt::strided_view(rows, {1, xt::all()})), (xt::xarray<double>{1., 2., 3.}));
+    EXPECT_EQ(xt::xarray<double>(xt::index_view(rows, {{1, 2}, {0, 1}})), (xt::xarray<double>{3., 2.}));
+    EXPECT_EQ(xt::sum(rows)(), 12.);
+    EXPECT_EQ(xt::xarray<double>(xt::sum(rows, {0})), (xt::xarray<double>{2., 4., 6.}));
+    EXPECT_EQ(std::vector<double>(rows.begin(), rows.end()), (std::vector<double>{1., 2., 3., 1., 2., 3.}));
+    const auto named = xn::name(rows, {"batch", "feature"});
+    EXPECT_EQ(xt::xarray<double>(xn::eval(named).expression()), expected);
+    xn::assign(out, rows);
+    EXPECT_EQ(out, expected);
+}
+
+TEST(explicit_broadcasts, are_evaluated_by_the_librarys_kernels)
+{
+    // SPEC §6: materialising a broadcast runs in the library's loops, for every explicit broadcast.
+    const xt::xarray<double> v = {1., 2., 3.};
+    xt::xarray<double> out = xt::zeros<double>({2, 3});
+    const xt::xarray<double> expected = {{1., 2., 3.}, {1., 2., 3.}};
+    ASSERT_TRUE(xn::detail::try_kernel_assign(out, xn::broadcast_to(v, {2, 3})));
+    EXPECT_EQ(out, expected);
+    out.fill(0.);
+    ASSERT_TRUE(xn::detail::try_kernel_assign(out, xn::broadcast(v, {2, 3}, {0}) + 0.));
+    EXPECT_EQ(out, expected);
+    out.fill(0.);
+    ASSERT_TRUE(xn::detail::try_kernel_assign(out, xn::broadcast_in_dim(v, {2, 3}, {1}) * 1.));
+    EXPECT_EQ(out, expected);
+    const xn::operand target{xn::partial_shape::of({2, 3}), {"b", "f"}};
+    auto like = xn::broadcast_like(xn::name(v, {"f"}), target);
+    out.fill(0.);
+    ASSERT_TRUE(xn::detail::try_kernel_assign(out, like.expression()));
+    EXPECT_EQ(out, expected);
 }
 
 TEST(broadcast_to, stretches_a_size_1_axis_to_size_0)

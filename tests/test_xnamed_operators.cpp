@@ -944,3 +944,59 @@ TEST(xnamed_operators, exact_matches_the_reference_on_random_operands)
     EXPECT_GT(accepted, 100u);
     EXPECT_GT(refused, 100u);
 }
+
+namespace
+{
+    /// A user's strategy: numpy's rule, counting how often an operation asks it.
+    struct counting_numpy
+    {
+        static inline int calls = 0;
+
+        static xn::broadcast_plan plan(const xn::operand& a, const xn::operand& b)
+        {
+            ++calls;
+            return xn::numpy::plan(a, b);
+        }
+    };
+}
+
+// Operations skip the built-in strategies for operands of equal fully named dims and shapes; a user's
+// strategy is asked whatever its operands.
+TEST(xnamed_operators, asks_a_users_strategy_for_operands_of_equal_dims_and_shapes)
+{
+    const xt::xtensor<double, 2> values = {{1., 2.}, {3., 4.}};
+    const auto x = xn::name<counting_numpy>(values, {"i", "j"});
+    counting_numpy::calls = 0;
+    const auto sum = xn::eval(x + x * x);
+    EXPECT_EQ(counting_numpy::calls, 2);
+    EXPECT_EQ(sum.dims(), xn::dims({"i", "j"}));
+    const xt::xtensor<double, 2> expected = {{2., 6.}, {12., 20.}};
+    EXPECT_EQ(sum.expression(), expected);
+}
+
+TEST(xnamed_operators, equal_operands_keep_their_dims_shape_and_values_under_every_builtin_strategy)
+{
+    const xt::xtensor<double, 3> values = xt::reshape_view(xt::arange<double>(24.), {2, 3, 4});
+    const auto check = [&](auto tag)
+    {
+        using S = decltype(tag);
+        const auto x = xn::name<S>(values, {"b", "h", "w"});
+        const auto sum = xn::eval(x - x * 2.);
+        EXPECT_EQ(sum.dims(), xn::dims({"b", "h", "w"}));
+        const xt::xtensor<double, 3> expected = -values;
+        EXPECT_EQ(sum.expression(), expected);
+    };
+    check(xn::numpy{});
+    check(xn::leading{});
+    check(xn::missing_dims{});
+    check(xn::basic_missing_dims<true>{});
+    check(xn::name_match{});
+    check(xn::exact{});
+}
+
+TEST(xnamed_operators, missing_dims_refuses_an_unnamed_axis_of_equal_operands)
+{
+    const xt::xtensor<double, 2> values = {{1., 2.}, {3., 4.}};
+    const auto x = xn::name<xn::missing_dims>(values, {"?", "j"});
+    XN_EXPECT_THROW_HAS(x + x, xn::broadcast_error, {"xn::missing_dims", "unnamed axis 0"});
+}

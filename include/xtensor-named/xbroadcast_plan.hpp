@@ -72,6 +72,20 @@ namespace xt
         template <class S>
         inline constexpr bool is_strategy_v = is_strategy<S>::value;
 
+        namespace detail
+        {
+            /**
+             * Whether `S` lines up operands of equal, fully named dims and equal sizes axis for axis, into
+             * those dims and sizes: an operation on such operands may then skip asking it, a cost per
+             * operation that counts for small arrays. True for the built-in strategies only (see
+             * xstrategies.hpp); a user's strategy is always asked.
+             */
+            template <class S>
+            struct keeps_identical_operands : std::false_type
+            {
+            };
+        }
+
         /**
          * Plans the broadcast of `a` and `b` under strategy `S`, touching no element.
          * Checks the operands first (one name per axis) and the strategy's answer after.

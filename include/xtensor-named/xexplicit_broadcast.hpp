@@ -11,11 +11,13 @@
 
 // Explicit broadcasting (SPEC §5): the caller says which shape, and which axes are new.
 // Decisions:
-// - Every result is a lazy, read-only xtensor expression: an xt::xbroadcast (whose elements are
-//   const), over the input itself (broadcast_to) or over a view that inserts size-1 axes at the new
-//   positions and permutes named axes (broadcast, broadcast_in_dim, broadcast_like): the strided view
-//   of detail::aligned_view for an input with a data interface, an index-reading one for any other
-//   (detail/xaligned_view.hpp says why). Nothing is copied before evaluation.
+// - Every result is a lazy, read-only xtensor expression: an xt::xbroadcast, as the
+//   detail::xreadonly_broadcast that makes a write through it one static_assert sentence
+//   (detail/xreadonly_broadcast.hpp says how), over the input itself (broadcast_to) or over a view that
+//   inserts size-1 axes at the new positions and permutes named axes (broadcast, broadcast_in_dim,
+//   broadcast_like): the strided view of detail::aligned_view for an input with a data interface, an
+//   index-reading one for any other (detail/xaligned_view.hpp says why). Nothing is copied before
+//   evaluation.
 // - broadcast_like lines the input up with the target under the input's strategy, as the operators
 //   would, and requires the broadcast to give exactly the target's axes: the result has the target's
 //   dims and shape (unlike xarray's broadcast_like, which keeps the input's order and adds the
@@ -38,7 +40,7 @@
 #include "xnamed_expression.hpp"
 #include "detail/xaligned_view.hpp"
 #include "detail/xbroadcast_arguments.hpp"
-#include "detail/xaligned_view.hpp"
+#include "detail/xreadonly_broadcast.hpp"
 
 namespace xt
 {
@@ -128,7 +130,7 @@ namespace xt
             template <class E>
             inline auto broadcast_aligned(E&& e, const axis_map& from, std::vector<std::size_t> shape)
             {
-                return xt::broadcast(readonly_aligned_view(std::forward<E>(e), from), shape);
+                return readonly_broadcast(readonly_aligned_view(std::forward<E>(e), from), std::move(shape));
             }
 
             inline std::string describe_explicit(const std::vector<std::size_t>& input,
@@ -169,7 +171,7 @@ namespace xt
                         target[mapping[*axis]],
                         "), and numpy's rule needs equal sizes or an input size of 1");
                 }
-                return xt::broadcast(std::forward<E>(e), target);
+                return detail::readonly_broadcast(std::forward<E>(e), std::move(target));
             }
             else
             {

@@ -120,6 +120,32 @@ namespace xt
 
         namespace detail
         {
+            // Each built-in rule lines up equal fully named operands axis for axis (SPEC §3).
+            template <>
+            struct keeps_identical_operands<numpy> : std::true_type
+            {
+            };
+
+            template <>
+            struct keeps_identical_operands<leading> : std::true_type
+            {
+            };
+
+            template <bool Stretch>
+            struct keeps_identical_operands<basic_missing_dims<Stretch>> : std::true_type
+            {
+            };
+
+            template <>
+            struct keeps_identical_operands<name_match> : std::true_type
+            {
+            };
+
+            template <>
+            struct keeps_identical_operands<exact> : std::true_type
+            {
+            };
+
             /// numpy's and seed 003's common ground: right-aligned axes, names unified position by position.
             broadcast_plan plan_right_aligned(std::string_view strategy, const operand& a, const operand& b,
                                               size_rule rule, std::string_view why);

@@ -41,7 +41,8 @@ namespace xt
              * plain copy of such an operand, or a lazy xt::sum over axes of such an expression.
              * Elementwise values equal xtensor's bit for bit; sums too, except when the innermost axis
              * is summed (then lanes are summed apart: see lane_sum_sink).
-             * An `out` that shares memory with an operand is evaluated through a temporary.
+             * An `out` that shares memory with an operand is evaluated in place when every such operand
+             * reads exactly the element being written, through a temporary otherwise.
              * Defining XTENSOR_NAMED_DISABLE_KERNELS leaves everything to xtensor.
              */
             template <class O, class E>
@@ -70,13 +71,6 @@ namespace xt
             template <class T, class E>
             inline constexpr bool is_kernel_elementwise_v =
                 kernel_node<T, E>::supported && !xt::is_xscalar<std::decay_t<E>>::value;
-
-            /// Whether the kernels cover `xt::noalias(out) = e` for an `out` of type `O`.
-            template <class O, class E>
-            inline constexpr bool is_kernel_assignable_v =
-                is_kernel_output<O>::value &&
-                (is_kernel_elementwise_v<typename O::value_type, E> ||
-                 kernel_reduction<typename O::value_type, std::decay_t<E>>::supported);
 
             /// Whether `O` can be resized to a shape of `rank` axes as xtensor's assignment resizes it.
             template <class O>

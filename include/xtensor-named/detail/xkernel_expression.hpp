@@ -23,6 +23,7 @@
 #include "../xcompat_xsimd.hpp"
 #include "../xcompat_xtensor.hpp"
 #include "xkernel_row.hpp"
+#include "xreadonly_broadcast.hpp"
 
 namespace xt
 {
@@ -317,6 +318,33 @@ namespace xt
             {
                 using type = kernel_broadcast<T, CT, X>;
             };
+
+            // The read-only view of an explicit broadcast is evaluated as the xt::xbroadcast it is.
+            template <class T, class B>
+            struct kernel_node_select<T, xreadonly_broadcast<B>> : kernel_node_select<T, B>
+            {
+            };
+
+            /// Whether `Node` only copies its one leaf (a container, a view, an xt::broadcast of one):
+            /// where that leaf is contiguous along a run, the run is a plain copy of memory.
+            template <class Node>
+            struct kernel_is_copy : std::false_type
+            {
+            };
+
+            template <class T, class E>
+            struct kernel_is_copy<kernel_leaf<T, E>> : std::true_type
+            {
+            };
+
+            template <class T, class CT, class X>
+            struct kernel_is_copy<kernel_broadcast<T, CT, X>>
+                : kernel_is_copy<typename kernel_broadcast<T, CT, X>::child>
+            {
+            };
+
+            template <class Node>
+            inline constexpr bool kernel_is_copy_v = kernel_is_copy<Node>::value;
 
             /**
              * A lazy xt::sum (any reducer of + with a constant initial value and + as merge) over an

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -27,11 +28,12 @@
 #include "xkernel_row.hpp"
 
 #ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
-// Outputs from this size on are written with streaming stores, which skip reading the output's cache
-// lines before writing them. Measured on an AMD EPYC (Zen 3, 32 MiB L3): faster from 8 to 16 MiB on,
-// slower below (the output no longer stays in the cache for whatever reads it next). Define the macro
-// to another size, or to SIZE_MAX to turn streaming off.
-#define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(12) << 20)
+// Evaluations that write and read this many bytes or more (output and operands, see working_set_bytes)
+// write their output with streaming stores, which do not read the output's cache lines first.
+// Measured on an AMD EPYC (Zen 3, 32 MiB L3) against ordinary stores: a third faster for 16 MiB
+// written and 16 MiB read, a fifth slower for 16 MiB written alone (which then stays in the cache),
+// slower for anything smaller. Define the macro to another size, or to SIZE_MAX to turn streaming off.
+#define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(24) << 20)
 #endif
 
 namespace xt
@@ -116,6 +118,29 @@ namespace xt
             /// one up to the first element aligned for them, then whole batches, then one by one.
             template <class Node, class Row, class T>
             void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept;
+
+            /**
+             * How a run reaches the output: ordinary SIMD stores; streaming stores, which do not read the
+             * output's cache lines first (evaluations of XTENSOR_NAMED_STREAMING_MIN_BYTES and more); or,
+             * for a smaller run that only copies contiguous elements, std::memcpy, whose fast-string
+             * copies (x86 with ERMS, as glibc uses them) do not read them either and keep them cached.
+             */
+            enum class kernel_store
+            {
+                ordinary,
+                streaming,
+                copy
+            };
+
+            /**
+             * Evaluates `runs` runs of `count` elements into `out`, `out + out_step`, ...: run r has the
+             * leaves of `row` moved by r times `leaf_step` (every leaf contiguous or constant along the
+             * runs). One function for all the runs, so that the row stays in registers from run to run.
+             */
+            template <class Node, kernel_store Store, class T, std::size_t L>
+            void eval_runs(kernel_row<T, L> row, std::size_t runs, std::size_t count,
+                           const std::array<kernel_index, (L == 0 ? 1 : L)>& leaf_step, T* out,
+                           kernel_index out_step) noexcept;
 
             /**
              * Calls `f(position)` for every index along `axes` (the last one fastest), `position` holding
@@ -239,6 +264,53 @@ namespace xt
                 }
             }
 
+            /// Evaluates one run into `dst` the way `Store` says.
+            template <class Node, kernel_store Store, class T, std::size_t L>
+            inline void eval_run_to(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
+            {
+                if constexpr (Store == kernel_store::streaming)
+                {
+                    eval_run_streaming<Node>(row, count, dst);
+                }
+                else if constexpr (Store == kernel_store::copy)
+                {
+                    // The only memory an output may share with a leaf is the very run it copies (see
+                    // kernel_collector::reads_in_place): nothing to do then.
+                    if (dst != row.ptr[0])
+                    {
+                        std::memcpy(dst, row.ptr[0], count * sizeof(T));
+                    }
+                }
+                else
+                {
+                    store_sink<T> sink{dst};
+                    eval_run<Node>(row, count, sink);
+                }
+            }
+
+            template <class Node, kernel_store Store, class T, std::size_t L>
+            inline void eval_runs(kernel_row<T, L> row, std::size_t runs, std::size_t count,
+                                  const std::array<kernel_index, (L == 0 ? 1 : L)>& leaf_step, T* out,
+                                  kernel_index out_step) noexcept
+            {
+                for (std::size_t r = 0; r < runs; ++r)
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        if (row.mask[k] == 0)
+                        {
+                            row.value[k] = simd::batch_traits<T>::splat(*row.ptr[k]);
+                        }
+                    }
+                    eval_run_to<Node, Store>(row, count, out);
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        row.ptr[k] += leaf_step[k];
+                    }
+                    out += out_step;
+                }
+            }
+
             template <std::size_t N, class F>
             inline void for_each_position(const kernel_layout& layout, const kernel_sizes& axes,
                                           const std::array<kernel_index, N>& start, F&& f)
@@ -295,19 +367,39 @@ namespace xt
                 return result;
             }
 
+            /// The bytes an elementwise evaluation writes and reads: the output, and each leaf once over
+            /// the axes along which it is not broadcast.
+            template <class T, std::size_t L>
+            inline std::size_t working_set_bytes(const kernel_layout& layout) noexcept
+            {
+                std::size_t elements = layout.element_count();
+                for (std::size_t k = 1; k <= L; ++k)
+                {
+                    std::size_t leaf = 1;
+                    for (std::size_t a = 0; a < layout.rank(); ++a)
+                    {
+                        leaf *= layout.stride(a, k) != 0 ? layout.size(a) : 1;
+                    }
+                    elements += leaf;
+                }
+                return elements * sizeof(T);
+            }
+
             /// The runs of an elementwise evaluation, from `source`'s rows.
-            template <class Node, class T, std::size_t L, class Source>
+            template <class Node, class T, std::size_t L>
             inline void run_rows(const kernel_layout& layout, T* out,
-                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves, Source& source)
+                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves,
+                                 kernel_source<T, L>& source)
             {
                 constexpr std::size_t slots = L == 0 ? 1 : L;
                 const std::size_t inner = layout.rank() - 1;
                 const std::size_t length = layout.size(inner);
                 const kernel_index out_stride = layout.stride(inner, 0);
                 const bool scatter = out_stride != 1;
-                const bool streaming =
-                    !scatter && simd::batch_traits<T>::can_stream &&
-                    layout.element_count() * sizeof(T) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
+                const bool copy =
+                    kernel_is_copy_v<Node> && L == 1 && !scatter && layout.stride(inner, 1) == 1;
+                const bool streaming = !scatter && simd::batch_traits<T>::can_stream &&
+                                       working_set_bytes<T, L>(layout) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
                 const std::size_t chunk =
                     scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
                 std::vector<T> scattered(scatter ? chunk : 0);
@@ -322,7 +414,7 @@ namespace xt
                 {
                     start[k] = layout.offset(k);
                 }
-                typename Source::row_type row{};
+                kernel_row<T, L> row{};
                 std::array<const T*, slots> run_start{};
                 const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
                 {
@@ -337,12 +429,15 @@ namespace xt
                         source.prepare(run_start, first, count, row);
                         if (streaming)
                         {
-                            eval_run_streaming<Node>(row, count, out_run + first);
+                            eval_run_to<Node, kernel_store::streaming>(row, count, out_run + first);
+                        }
+                        else if (copy)
+                        {
+                            eval_run_to<Node, kernel_store::copy>(row, count, out_run + first);
                         }
                         else if (!scatter)
                         {
-                            store_sink<T> sink{out_run + first};
-                            eval_run<Node>(row, count, sink);
+                            eval_run_to<Node, kernel_store::ordinary>(row, count, out_run + first);
                         }
                         else
                         {
@@ -356,10 +451,39 @@ namespace xt
                         }
                     }
                 };
-                if (inner == 1)
+                if (inner == 1 && !scatter && source.chunk() == static_cast<std::size_t>(-1))
                 {
-                    // One outer axis, the most common layout after coalescing: a plain loop, whose cost
-                    // per run matters for short runs.
+                    // One outer axis and every leaf contiguous or constant along the runs, the most
+                    // common layout after coalescing: all runs in one loop, whose cost per run matters
+                    // for short runs.
+                    std::array<const T*, slots> first_run{};
+                    std::array<kernel_index, slots> leaf_step{};
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        first_run[k] = leaves[k] + start[k + 1];
+                        leaf_step[k] = layout.stride(0, k + 1);
+                    }
+                    source.prepare(first_run, 0, length, row);
+                    T* const first_out = out + start[0];
+                    const kernel_index out_step = layout.stride(0, 0);
+                    if (streaming)
+                    {
+                        eval_runs<Node, kernel_store::streaming>(row, layout.size(0), length, leaf_step,
+                                                                 first_out, out_step);
+                    }
+                    else if (copy)
+                    {
+                        eval_runs<Node, kernel_store::copy>(row, layout.size(0), length, leaf_step, first_out,
+                                                            out_step);
+                    }
+                    else
+                    {
+                        eval_runs<Node, kernel_store::ordinary>(row, layout.size(0), length, leaf_step,
+                                                                first_out, out_step);
+                    }
+                }
+                else if (inner == 1)
+                {
                     std::array<kernel_index, L + 1> position = start;
                     for (std::size_t r = 0; r < layout.size(0); ++r)
                     {
@@ -403,8 +527,8 @@ namespace xt
                     out[layout.offset(0)] = Node::template load_scalar<0>(row, 0);
                     return;
                 }
-                with_kernel_source<T, L>(run_strides<L>(layout), [&](auto& source)
-                                         { run_rows<Node, T, L>(layout, out, leaves, source); });
+                kernel_source<T, L> source(run_strides<L>(layout));
+                run_rows<Node, T, L>(layout, out, leaves, source);
             }
 
             /// dst[j] = value + dst[j] for j in [0, count).
@@ -446,7 +570,7 @@ namespace xt
             template <class T>
             using kernel_buffer_node = kernel_leaf<T, xt::xscalar<T>>;
 
-            template <class Node, class T, std::size_t L, class Source>
+            template <class Node, class T, std::size_t L>
             class sum_runner
             {
             public:
@@ -454,7 +578,7 @@ namespace xt
                 using position_type = std::array<kernel_index, L + 1>;
 
                 sum_runner(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                           const std::array<const T*, slots>& leaves, Source& source)
+                           const std::array<const T*, slots>& leaves, kernel_source<T, L>& source)
                     : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
                       m_chunk(std::min(kernel_sum_chunk<T>, source.chunk()))
                 {
@@ -743,10 +867,10 @@ namespace xt
                 const std::vector<sum_stage<T>>& m_stages;
                 T* m_out;
                 std::array<const T*, slots> m_leaves;
-                Source& m_source;
+                kernel_source<T, L>& m_source;
                 // The longest run a buffer holds: a row of partial sums, or what the source can gather.
                 std::size_t m_chunk;
-                typename Source::row_type m_row{};
+                kernel_row<T, L> m_row{};
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
                 std::unique_ptr<T[]> m_buffers;
@@ -756,13 +880,9 @@ namespace xt
             inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                                  const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
             {
-                with_kernel_source<T, L>(run_strides<L>(layout),
-                                         [&](auto& source)
-                                         {
-                                             sum_runner<Node, T, L, std::decay_t<decltype(source)>> runner(
-                                                 layout, stages, out, leaves, source);
-                                             runner.run();
-                                         });
+                kernel_source<T, L> source(run_strides<L>(layout));
+                sum_runner<Node, T, L> runner(layout, stages, out, leaves, source);
+                runner.run();
             }
         } // namespace detail
     }     // namespace named

@@ -46,9 +46,11 @@ namespace xt
                                                             simd::batch_size<T>;
 
             /**
-             * A run for any strides: element `i` of leaf k is `ptr[k][i & mask[k]]`. The mask is all ones
-             * for a leaf stored contiguously (or gathered) along the run and 0 for a leaf constant along
-             * it, whose `ptr[k]` then points to a batch of copies of its value: loading needs no branch.
+             * Where the leaves of one run are: element `i` of leaf k is `ptr[k][i & mask[k]]`. The mask is
+             * all ones for a leaf stored contiguously (or gathered) along the run, and 0 for a leaf
+             * constant along it, whose value is also splatted in `value[k]`: a register in the loop. The
+             * test on the mask is the same for every batch of a run, so that an optimising compiler takes
+             * it out of the loop (one loop per combination of leaves).
              */
             template <class T, std::size_t L>
             struct kernel_row
@@ -57,11 +59,12 @@ namespace xt
 
                 std::array<const T*, slots> ptr;
                 std::array<std::size_t, slots> mask;
+                std::array<simd::batch<T>, slots> value;
 
                 template <std::size_t I>
                 simd::batch<T> load(std::size_t i) const noexcept
                 {
-                    return simd::batch_traits<T>::load(ptr[I] + (i & mask[I]));
+                    return mask[I] != 0 ? simd::batch_traits<T>::load(ptr[I] + i) : value[I];
                 }
 
                 template <std::size_t I>
@@ -69,59 +72,36 @@ namespace xt
                 {
                     return ptr[I][i & mask[I]];
                 }
-            };
 
-            /**
-             * A run whose leaves are each contiguous or constant, known when the loop is compiled: bit k
-             * of `Constant` is set for a leaf constant along the run, whose value is then a register.
-             */
-            template <class T, std::size_t L, unsigned Constant>
-            struct kernel_fixed_row
-            {
-                static constexpr std::size_t slots = L == 0 ? 1 : L;
-
-                std::array<const T*, slots> ptr;
-                std::array<simd::batch<T>, slots> value;
-
-                template <std::size_t I>
-                simd::batch<T> load(std::size_t i) const noexcept
+                /// Points leaf k at a run stored contiguously from `start`.
+                void set_contiguous(std::size_t k, const T* start) noexcept
                 {
-                    if constexpr (((Constant >> I) & 1u) != 0)
-                    {
-                        return value[I];
-                    }
-                    else
-                    {
-                        return simd::batch_traits<T>::load(ptr[I] + i);
-                    }
+                    ptr[k] = start;
+                    mask[k] = ~std::size_t(0);
                 }
 
-                template <std::size_t I>
-                T load_scalar(std::size_t i) const noexcept
+                /// Points leaf k at the one value `*element` of a constant run.
+                void set_constant(std::size_t k, const T* element) noexcept
                 {
-                    if constexpr (((Constant >> I) & 1u) != 0)
-                    {
-                        return ptr[I][0];
-                    }
-                    else
-                    {
-                        return ptr[I][i];
-                    }
+                    ptr[k] = element;
+                    mask[k] = 0;
+                    value[k] = simd::batch_traits<T>::splat(*element);
                 }
             };
 
             /**
-             * Prepares a kernel_row for chunks of runs whose leaves have any strides along the run: the
-             * strides are fixed, the start of each leaf changes from run to run.
+             * Prepares the kernel_row of runs whose leaves have fixed strides along the run; the start of
+             * each leaf changes from run to run. A leaf of stride 0 is constant, of stride 1 contiguous;
+             * any other stride is gathered into a buffer, chunk by chunk.
              */
             template <class T, std::size_t L>
-            class kernel_any_source
+            class kernel_source
             {
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using row_type = kernel_row<T, L>;
 
-                explicit kernel_any_source(const std::array<kernel_index, slots>& strides);
+                explicit kernel_source(const std::array<kernel_index, slots>& strides);
 
                 /// The largest chunk prepare accepts: a whole run unless a leaf is gathered.
                 std::size_t chunk() const noexcept;
@@ -134,58 +114,16 @@ namespace xt
             private:
                 std::array<kernel_index, slots> m_stride;
                 std::size_t m_chunk;
-                // A batch of copies for each constant leaf, then a chunk for each gathered leaf.
+                // A chunk for each gathered leaf.
                 std::vector<T> m_buffer;
             };
 
-            /// Prepares a kernel_fixed_row: every leaf contiguous or constant along the run.
-            template <class T, std::size_t L, unsigned Constant>
-            class kernel_fixed_source
-            {
-            public:
-                static constexpr std::size_t slots = L == 0 ? 1 : L;
-                using row_type = kernel_fixed_row<T, L, Constant>;
-
-                std::size_t chunk() const noexcept
-                {
-                    return static_cast<std::size_t>(-1);
-                }
-
-                void prepare(const std::array<const T*, slots>& start, std::size_t first, std::size_t,
-                             row_type& row) const noexcept
-                {
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        if (((Constant >> k) & 1u) != 0)
-                        {
-                            row.ptr[k] = start[k];
-                            row.value[k] = simd::batch_traits<T>::splat(*start[k]);
-                        }
-                        else
-                        {
-                            row.ptr[k] = start[k] + first;
-                        }
-                    }
-                }
-            };
-
-            /// The most leaves for which the loops are compiled for every combination of constant and
-            /// contiguous leaves (2^L versions); beyond, kernel_any_source serves.
-            inline constexpr std::size_t kernel_fixed_leaves = 2;
-
-            /**
-             * Calls `f(source)` with the source that suits leaves of these strides along the run: a
-             * kernel_fixed_source when they are all 0 or 1 (and few), a kernel_any_source otherwise.
-             */
-            template <class T, std::size_t L, class F>
-            void with_kernel_source(const std::array<kernel_index, (L == 0 ? 1 : L)>& strides, F&& f);
-
-            /**************************************
-             * kernel_any_source implementation   *
-             **************************************/
+            /**********************************
+             * kernel_source implementation   *
+             **********************************/
 
             template <class T, std::size_t L>
-            inline kernel_any_source<T, L>::kernel_any_source(const std::array<kernel_index, slots>& strides)
+            inline kernel_source<T, L>::kernel_source(const std::array<kernel_index, slots>& strides)
                 : m_stride(strides), m_chunk(0)
             {
                 bool gathers = false;
@@ -194,89 +132,44 @@ namespace xt
                     gathers = gathers || (m_stride[k] != 0 && m_stride[k] != 1);
                 }
                 m_chunk = gathers ? kernel_chunk<T> : static_cast<std::size_t>(-1);
-                m_buffer.resize(slots * simd::batch_size<T> + (gathers ? slots * kernel_chunk<T> : 0));
+                if (gathers)
+                {
+                    m_buffer.resize(slots * kernel_chunk<T>);
+                }
             }
 
             template <class T, std::size_t L>
-            inline std::size_t kernel_any_source<T, L>::chunk() const noexcept
+            inline std::size_t kernel_source<T, L>::chunk() const noexcept
             {
                 return m_chunk;
             }
 
             template <class T, std::size_t L>
-            inline void kernel_any_source<T, L>::prepare(const std::array<const T*, slots>& start,
-                                                         std::size_t first, std::size_t count, row_type& row)
+            inline void kernel_source<T, L>::prepare(const std::array<const T*, slots>& start,
+                                                     std::size_t first, std::size_t count, row_type& row)
             {
-                constexpr std::size_t width = simd::batch_size<T>;
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     const kernel_index stride = m_stride[k];
                     if (stride == 1)
                     {
-                        row.ptr[k] = start[k] + first;
-                        row.mask[k] = ~std::size_t(0);
+                        row.set_contiguous(k, start[k] + first);
                     }
                     else if (stride == 0)
                     {
-                        T* copies = m_buffer.data() + k * width;
-                        simd::batch_traits<T>::store(copies, simd::batch_traits<T>::splat(*start[k]));
-                        row.ptr[k] = copies;
-                        row.mask[k] = 0;
+                        row.set_constant(k, start[k]);
                     }
                     else
                     {
-                        T* gathered = m_buffer.data() + slots * width + k * kernel_chunk<T>;
+                        T* gathered = m_buffer.data() + k * kernel_chunk<T>;
                         const T* src = start[k] + static_cast<kernel_index>(first) * stride;
                         for (std::size_t j = 0; j < count; ++j)
                         {
                             gathered[j] = src[static_cast<kernel_index>(j) * stride];
                         }
-                        row.ptr[k] = gathered;
-                        row.mask[k] = ~std::size_t(0);
+                        row.set_contiguous(k, gathered);
                     }
                 }
-            }
-
-            template <std::size_t L, unsigned Constant, class F>
-            inline void dispatch_constant_leaves(unsigned constant, F&& f)
-            {
-                if constexpr (Constant + 1 < (1u << L))
-                {
-                    if (constant != Constant)
-                    {
-                        dispatch_constant_leaves<L, Constant + 1>(constant, f);
-                        return;
-                    }
-                }
-                f(std::integral_constant<unsigned, Constant>{});
-            }
-
-            template <class T, std::size_t L, class F>
-            inline void with_kernel_source(const std::array<kernel_index, (L == 0 ? 1 : L)>& strides, F&& f)
-            {
-                if constexpr (L > 0 && L <= kernel_fixed_leaves)
-                {
-                    bool fixed = true;
-                    unsigned constant = 0;
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        fixed = fixed && (strides[k] == 0 || strides[k] == 1);
-                        constant |= strides[k] == 0 ? (1u << k) : 0u;
-                    }
-                    if (fixed)
-                    {
-                        dispatch_constant_leaves<L, 0>(
-                            constant,
-                            [&](auto c)
-                            {
-                                kernel_fixed_source<T, L, decltype(c)::value> source;
-                                f(source);
-                            });
-                        return;
-                    }
-                }
-                kernel_any_source<T, L> source(strides);
-                f(source);
             }
         } // namespace detail
     }     // namespace named

@@ -1,0 +1,132 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_TESTS_KERNEL_ORACLE_HPP
+#define XTENSOR_NAMED_TESTS_KERNEL_ORACLE_HPP
+
+// The oracle of the kernel tests (test_xkernels*.cpp): xtensor's own assignment, `xt::noalias(r) = e`,
+// compared bit for bit (raw bytes, so that NaN payloads and signed zeros count), and the bound of
+// recursive summation for sums associated differently.
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/detail/xkernel_assign.hpp>
+
+namespace kernel_oracle
+{
+    namespace xn = xt::named;
+
+    using sizes = std::vector<std::size_t>;
+
+    // Lengths that leave every possible tail after the SIMD batches (1 to 16 lanes), and runs shorter
+    // than one batch.
+    const sizes tail_sizes = {1, 3, 7, 17, 33};
+
+    /// Values of many magnitudes and both signs, so that every operation rounds.
+    template <class T>
+    xt::xarray<T> random_array(const sizes& shape, unsigned seed)
+    {
+        std::mt19937 engine(seed);
+        std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+        std::uniform_int_distribution<int> exponent(-12, 12);
+        xt::xarray<T> result = xt::xarray<T>::from_shape(shape);
+        for (auto& x : result)
+        {
+            x = static_cast<T>(std::ldexp(mantissa(engine), exponent(engine)));
+        }
+        return result;
+    }
+
+    /// xtensor's own assignment: the oracle.
+    template <class T, class E>
+    xt::xarray<T> xtensor_value(const E& e)
+    {
+        xt::xarray<T> result;
+        xt::noalias(result) = e;
+        return result;
+    }
+
+    /// The kernels' value; fails the test when the kernels leave `e` to xtensor.
+    template <class T, class E>
+    xt::xarray<T> kernel_value(const E& e)
+    {
+        xt::xarray<T> result;
+        EXPECT_TRUE(xn::detail::try_kernel_assign(result, e)) << "the kernels did not take the expression";
+        return result;
+    }
+
+    template <class S>
+    std::string shape_text(const S& shape)
+    {
+        std::ostringstream out;
+        out << "(";
+        for (std::size_t i = 0; i < shape.size(); ++i)
+        {
+            out << (i ? ", " : "") << shape[i];
+        }
+        out << ")";
+        return out.str();
+    }
+
+    /// Same shape and the same bytes in every element, compared in row-major order.
+    template <class A, class B>
+    ::testing::AssertionResult same_bits(const A& actual, const B& expected)
+    {
+        using T = typename A::value_type;
+        if (!(sizes(actual.shape().begin(), actual.shape().end()) ==
+              sizes(expected.shape().begin(), expected.shape().end())))
+        {
+            return ::testing::AssertionFailure() << "shape " << shape_text(actual.shape()) << " instead of "
+                                                 << shape_text(expected.shape());
+        }
+        xt::xarray<T> a = actual;
+        xt::xarray<T> b = expected;
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            const T x = a.flat(i);
+            const T y = b.flat(i);
+            if (std::memcmp(&x, &y, sizeof(T)) != 0)
+            {
+                return ::testing::AssertionFailure() << "element " << i << " of " << shape_text(a.shape())
+                                                     << ": " << x << " instead of " << y;
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+
+    /// The kernels give xtensor's bits for `e`.
+    template <class T, class E>
+    ::testing::AssertionResult matches_xtensor(const E& e)
+    {
+        const xt::xarray<T> expected = xtensor_value<T>(e);
+        const xt::xarray<T> actual = kernel_value<T>(e);
+        return same_bits(actual, expected);
+    }
+
+    /// The bound of recursive summation of n terms in any order: gamma(n - 1) * sum |x|, so that two
+    /// orders differ by at most twice that (Higham, Accuracy and Stability, 4.2).
+    template <class T>
+    double summation_bound(std::size_t n, double sum_of_magnitudes)
+    {
+        const double u = std::numeric_limits<T>::epsilon() / 2;
+        const double nu = static_cast<double>(n) * u;
+        return 2 * nu / (1 - nu) * sum_of_magnitudes;
+    }
+
+} // namespace kernel_oracle
+
+#endif
