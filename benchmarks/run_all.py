@@ -240,13 +240,16 @@ def main():
             t_np = numpy.get(f"{config}/{case}/numpy")
             if t_xn and t_np and t_np < t_xn:
                 slower_than_numpy.append(f"{config} {case}")
+    given = [a.split("=", 1)[1] for a in args.bench_args if a.startswith("--benchmark_repetitions=")]
+    repetitions = given[-1] if given else "15"
+    command = " ".join(["/usr/bin/python3 benchmarks/run_all.py"] + (["--", *args.bench_args] if args.bench_args else []))
     readme = f"""# Benchmarks of the broadcasting kernels
 
 Issue 5 asks xtensor-named's kernels (SPEC §6) to beat xtensor's own assignment by fixed ratios on
 broadcasting cases. `bench_kernels.cpp` times, in one process and in random interleaved order,
 `xt::noalias(out) = expr` (xtensor), `xn::assign(out, named expr)` (xtensor-named), Eigen where it has
 the same operation, and a `memcpy` of the same size for the machine's bandwidth; `bench_numpy.py` times
-numpy ({numpy_report['numpy']}) on the same shapes with preallocated outputs. Times are medians of 15
+numpy ({numpy_report['numpy']}) on the same shapes with preallocated outputs. Times are medians of {repetitions}
 repetitions of CPU time (the machine is shared: CPU time leaves out the time the process waits for a
 core, and xtensor and xtensor-named are measured alike).
 
@@ -265,6 +268,7 @@ runs it with the other benchmarks).
 
 {machine_description(bench_output, build_dir)}
 - Date: {datetime.date.today().isoformat()}
+- Command: `{command}`
 
 ## Results
 
