@@ -313,8 +313,8 @@ namespace
      * faster of the two is the floor of the cases that mostly write (outer, broadcast_to,
      * broadcast_column): xtensor's time over it is the largest ratio any loop can reach on this machine.
      */
-    template <class T>
-    void bench_store(benchmark::State& state, std::size_t m, std::size_t n, bool streaming)
+    template <class T, bool Streaming>
+    void bench_store(benchmark::State& state, std::size_t m, std::size_t n)
     {
         using traits = xn::detail::simd::batch_traits<T>;
         constexpr std::size_t lanes = xn::detail::simd::batch_size<T>;
@@ -328,7 +328,8 @@ namespace
                 std::size_t i = 0;
                 for (; i + lanes <= count; i += lanes)
                 {
-                    if (streaming)
+                    // A compile-time choice: no test in the loop that times the floor.
+                    if constexpr (Streaming)
                     {
                         traits::stream(out + i, value);
                     }
@@ -341,7 +342,7 @@ namespace
                 {
                     out[i] = T(1);
                 }
-                if (streaming)
+                if constexpr (Streaming)
                 {
                     xn::detail::simd::stream_fence();
                 }
@@ -376,9 +377,9 @@ namespace
         benchmark::RegisterBenchmark((prefix + "/copy/memcpy").c_str(),
                                      [=](benchmark::State& state) { bench_copy<T>(state, m, n); });
         benchmark::RegisterBenchmark((prefix + "/store/ordinary").c_str(),
-                                     [=](benchmark::State& state) { bench_store<T>(state, m, n, false); });
+                                     [=](benchmark::State& state) { bench_store<T, false>(state, m, n); });
         benchmark::RegisterBenchmark((prefix + "/store/streaming").c_str(),
-                                     [=](benchmark::State& state) { bench_store<T>(state, m, n, true); });
+                                     [=](benchmark::State& state) { bench_store<T, true>(state, m, n); });
     }
 
     /// Prints Google Benchmark's usual output and keeps the median CPU time of every benchmark: on a
