@@ -22,6 +22,7 @@
 #include <xtensor-named/xnamed_expression.hpp>
 #include <xtensor-named/xnamed_operators.hpp>
 
+#include "support/counting_strategy.hpp"
 #include "support/expect_error.hpp"
 
 namespace xn = xt::named;
@@ -945,20 +946,7 @@ TEST(xnamed_operators, exact_matches_the_reference_on_random_operands)
     EXPECT_GT(refused, 100u);
 }
 
-namespace
-{
-    /// A user's strategy: numpy's rule, counting how often an operation asks it.
-    struct counting_numpy
-    {
-        static inline int calls = 0;
-
-        static xn::broadcast_plan plan(const xn::operand& a, const xn::operand& b)
-        {
-            ++calls;
-            return xn::numpy::plan(a, b);
-        }
-    };
-}
+using xn_test::counting_numpy;
 
 // Operations skip the built-in strategies for operands of equal fully named dims and shapes; a user's
 // strategy is asked whatever its operands.

@@ -191,7 +191,7 @@ namespace xt
                 const auto grad = detail::shape_of(g);
                 auto sorted = detail::check_axis_set(
                     "reduce_broadcast_axes", "broadcast axes", axes, grad.size(),
-                    detail::concat("the gradient's shape ", detail::shape_string(grad)));
+                    [&] { return detail::concat("the gradient's shape ", detail::shape_string(grad)); });
                 return xt::sum(std::forward<G>(g), std::move(sorted), xt::evaluation_strategy::lazy);
             }
             else
@@ -210,10 +210,13 @@ namespace xt
             {
                 const auto target = shape.concrete("sum_in_dim");
                 const auto grad = detail::shape_of(g);
-                auto map =
-                    detail::check_mapping("sum_in_dim", mapping, target.size(), grad.size(),
-                                          detail::concat("shape ", detail::shape_string(target),
-                                                         ", gradient shape ", detail::shape_string(grad)));
+                auto map = detail::check_mapping("sum_in_dim", mapping, target.size(), grad.size(),
+                                                 [&]
+                                                 {
+                                                     return detail::concat(
+                                                         "shape ", detail::shape_string(target),
+                                                         ", gradient shape ", detail::shape_string(grad));
+                                                 });
                 if (const auto axis = detail::first_misfit(target, grad, map))
                 {
                     detail::throw_broadcast_error(
@@ -246,10 +249,12 @@ namespace xt
                 using strategy = typename std::decay_t<G>::strategy_type;
                 const operand target = detail::target_operand("unbroadcast", like);
                 const operand grad = detail::operand_of(g);
-                const auto from = detail::place_within<strategy>("unbroadcast", grad, target,
-                                                                 detail::concat("cannot sum the gradient ",
-                                                                                grad.to_string(), " back to ",
-                                                                                target.to_string()));
+                const auto from = detail::place_within<strategy>(
+                    "unbroadcast", grad, target,
+                    [&] {
+                        return detail::concat("cannot sum the gradient ", grad.to_string(), " back to ",
+                                              target.to_string());
+                    });
                 // The gradient's axes that `like` lacks first, then its axis for each axis of `like`.
                 detail::axis_map order;
                 std::vector<std::size_t> source(target.names.size());

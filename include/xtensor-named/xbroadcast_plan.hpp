@@ -62,10 +62,9 @@ namespace xt
         };
 
         template <class S>
-        struct is_strategy<S,
-                           std::enable_if_t<std::is_same<decltype(S::plan(std::declval<const operand&>(),
-                                                                          std::declval<const operand&>())),
-                                                         broadcast_plan>::value>> : std::true_type
+        struct is_strategy<S, std::enable_if_t<std::is_same<decltype(S::plan(std::declval<const operand&>(),
+                                                                             std::declval<const operand&>())),
+                                                            broadcast_plan>::value>> : std::true_type
         {
         };
 
@@ -84,7 +83,19 @@ namespace xt
             struct keeps_identical_operands : std::false_type
             {
             };
-        }
+
+            /**
+             * Whether `S`'s plan depends on nothing but the dims and sizes of its operands, so that an
+             * operation may reuse the plan it made for operands of the same dims and sizes
+             * (detail/xplan_cache.hpp). The built-in strategies are pure functions of their operands, as
+             * keeps_identical_operands says of them; a user's strategy is always asked (it may count its
+             * calls, or depend on state of its own).
+             */
+            template <class S>
+            struct reusable_plans : keeps_identical_operands<S>
+            {
+            };
+        } // namespace detail
 
         /**
          * Plans the broadcast of `a` and `b` under strategy `S`, touching no element.
@@ -103,11 +114,9 @@ namespace xt
             /// as many as the result has axes (none for an unknown rank); every operand axis lands on
             /// exactly one result axis, of its name if it has one and of its size unless it is 1; every
             /// result axis comes from an operand.
-            void check_plan(std::string_view operation,
-                            const broadcast_plan& p,
-                            const operand& a,
+            void check_plan(std::string_view operation, const broadcast_plan& p, const operand& a,
                             const operand& b);
-        }
+        } // namespace detail
 
         /******************************
          * implementation of operand *
@@ -127,8 +136,7 @@ namespace xt
         inline std::string operand::to_string() const
         {
             return detail::concat(shape.is_unknown() ? std::string("<unknown names>") : names.to_string(),
-                                  " with shape ",
-                                  shape.to_string());
+                                  " with shape ", shape.to_string());
         }
 
         namespace detail
@@ -139,40 +147,26 @@ namespace xt
                 {
                     if (!op.names.empty())
                     {
-                        throw_name_error(operation,
-                                         "an operand of unknown rank cannot have axis names, got ",
+                        throw_name_error(operation, "an operand of unknown rank cannot have axis names, got ",
                                          op.names.to_string());
                     }
                     return;
                 }
                 if (static_cast<std::int64_t>(op.names.size()) != op.shape.rank())
                 {
-                    throw_name_error(operation,
-                                     "the operand has ",
-                                     op.names.size(),
-                                     " names ",
-                                     op.names.to_string(),
-                                     " for ",
-                                     op.shape.rank(),
-                                     " axes ",
+                    throw_name_error(operation, "the operand has ", op.names.size(), " names ",
+                                     op.names.to_string(), " for ", op.shape.rank(), " axes ",
                                      op.shape.to_string());
                 }
             }
 
-            inline void check_plan(std::string_view operation,
-                                   const broadcast_plan& p,
-                                   const operand& a,
+            inline void check_plan(std::string_view operation, const broadcast_plan& p, const operand& a,
                                    const operand& b)
             {
                 const auto fail = [&](const auto&... why)
                 {
-                    throw_broadcast_error(operation,
-                                          "the strategy returned an inconsistent plan for ",
-                                          a.to_string(),
-                                          " and ",
-                                          b.to_string(),
-                                          ": ",
-                                          why...);
+                    throw_broadcast_error(operation, "the strategy returned an inconsistent plan for ",
+                                          a.to_string(), " and ", b.to_string(), ": ", why...);
                 };
                 if (p.shape.is_unknown())
                 {
@@ -180,11 +174,7 @@ namespace xt
                     if (!p.names.empty() || !p.axes[0].empty() || !p.axes[1].empty())
                     {
                         fail("a result of unknown rank has no names and no axes, got names ",
-                             p.names.to_string(),
-                             " and ",
-                             p.axes[0].size(),
-                             " and ",
-                             p.axes[1].size(),
+                             p.names.to_string(), " and ", p.axes[0].size(), " and ", p.axes[1].size(),
                              " axes");
                     }
                     return;
@@ -192,9 +182,7 @@ namespace xt
                 const auto rank = static_cast<std::size_t>(p.shape.rank());
                 if (p.names.size() != rank)
                 {
-                    fail("result names ",
-                         p.names.to_string(),
-                         " do not match result shape ",
+                    fail("result names ", p.names.to_string(), " do not match result shape ",
                          p.shape.to_string());
                 }
                 const operand* ops[2] = {&a, &b};
@@ -228,45 +216,21 @@ namespace xt
                         // A size-1 axis may stretch to any size; any other size must be the result's.
                         if (op_size != 1 && !partial_shape::is_compatible(op_size, result_size))
                         {
-                            fail("axis ",
-                                 axis,
-                                 " ",
-                                 detail::quoted(op.names[from]),
-                                 " of operand ",
-                                 k,
-                                 " has size ",
-                                 op_size,
-                                 " but lands on result axis ",
-                                 i,
-                                 " ",
-                                 detail::quoted(p.names[i]),
-                                 " of size ",
-                                 result_size);
+                            fail("axis ", axis, " ", detail::quoted(op.names[from]), " of operand ", k,
+                                 " has size ", op_size, " but lands on result axis ", i, " ",
+                                 detail::quoted(p.names[i]), " of size ", result_size);
                         }
                         if (op.names.is_named(from) && op.names[from] != p.names[i])
                         {
-                            fail("axis ",
-                                 axis,
-                                 " ",
-                                 detail::quoted(op.names[from]),
-                                 " of operand ",
-                                 k,
-                                 " lands on result axis ",
-                                 i,
-                                 " named ",
-                                 detail::quoted(p.names[i]));
+                            fail("axis ", axis, " ", detail::quoted(op.names[from]), " of operand ", k,
+                                 " lands on result axis ", i, " named ", detail::quoted(p.names[i]));
                         }
                     }
                     for (std::size_t j = 0; j < seen.size(); ++j)
                     {
                         if (!seen[j])
                         {
-                            fail("axis ",
-                                 j,
-                                 " ",
-                                 detail::quoted(op.names[j]),
-                                 " of operand ",
-                                 k,
+                            fail("axis ", j, " ", detail::quoted(op.names[j]), " of operand ", k,
                                  " lands on no result axis");
                         }
                     }
@@ -275,15 +239,12 @@ namespace xt
                 {
                     if (p.axes[0][i] == named::unknown && p.axes[1][i] == named::unknown)
                     {
-                        fail("result axis ",
-                             i,
-                             " ",
-                             detail::quoted(p.names[i]),
+                        fail("result axis ", i, " ", detail::quoted(p.names[i]),
                              " comes from neither operand");
                     }
                 }
             }
-        }
+        } // namespace detail
 
         template <class S>
         inline broadcast_plan plan(const operand& a, const operand& b)
@@ -305,7 +266,7 @@ namespace xt
                 return broadcast_plan{};
             }
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

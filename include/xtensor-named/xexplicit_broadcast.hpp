@@ -189,9 +189,9 @@ namespace xt
             {
                 auto target = shape.concrete("broadcast");
                 const auto input = detail::shape_of(e);
-                const auto new_axes =
-                    detail::check_axis_set("broadcast", "broadcast axes", axes, target.size(),
-                                           detail::concat("the output shape ", detail::shape_string(target)));
+                const auto new_axes = detail::check_axis_set(
+                    "broadcast", "broadcast axes", axes, target.size(),
+                    [&] { return detail::concat("the output shape ", detail::shape_string(target)); });
                 // Seed 004: the shape of arg must match shape with the broadcast axes removed, exactly.
                 const auto kept = detail::complement(new_axes, target.size());
                 std::vector<std::size_t> remaining;
@@ -199,11 +199,11 @@ namespace xt
                 {
                     remaining.push_back(target[axis]);
                 }
-                const auto what =
-                    detail::describe_explicit(input, target, "broadcast axes", axes.to_string());
+                const auto what = [&]
+                { return detail::describe_explicit(input, target, "broadcast axes", axes.to_string()); };
                 if (kept.size() != input.size())
                 {
-                    detail::throw_broadcast_error("broadcast", what,
+                    detail::throw_broadcast_error("broadcast", what(),
                                                   ": without its broadcast axes the shape is ",
                                                   detail::shape_string(remaining), ", of rank ",
                                                   remaining.size(), ", but the input has rank ", input.size(),
@@ -214,7 +214,7 @@ namespace xt
                     if (input[i] != remaining[i])
                     {
                         detail::throw_broadcast_error(
-                            "broadcast", what, ": input axis ", i, " has size ", input[i],
+                            "broadcast", what(), ": input axis ", i, " has size ", input[i],
                             " but output axis ", kept[i], " has size ", remaining[i],
                             "; without its broadcast axes the shape is ", detail::shape_string(remaining),
                             ", and it must equal the input's shape exactly");
@@ -239,10 +239,13 @@ namespace xt
             {
                 auto target = shape.concrete("broadcast_in_dim");
                 const auto input = detail::shape_of(e);
-                const auto map =
-                    detail::check_mapping("broadcast_in_dim", mapping, input.size(), target.size(),
-                                          detail::concat("input shape ", detail::shape_string(input),
-                                                         ", output shape ", detail::shape_string(target)));
+                const auto map = detail::check_mapping(
+                    "broadcast_in_dim", mapping, input.size(), target.size(),
+                    [&]
+                    {
+                        return detail::concat("input shape ", detail::shape_string(input), ", output shape ",
+                                              detail::shape_string(target));
+                    });
                 if (const auto axis = detail::first_misfit(input, target, map))
                 {
                     detail::throw_broadcast_error(
@@ -277,7 +280,10 @@ namespace xt
                 const operand input = detail::operand_of(a);
                 const auto from = detail::place_within<strategy>(
                     "broadcast_like", target, input,
-                    detail::concat("cannot broadcast ", input.to_string(), " to ", target.to_string()));
+                    [&] {
+                        return detail::concat("cannot broadcast ", input.to_string(), " to ",
+                                              target.to_string());
+                    });
                 auto shape = target.shape.to_concrete("broadcast_like");
                 auto metadata = detail::target_metadata(b, target);
                 auto view =

@@ -195,17 +195,20 @@ namespace xt
 
             inline xt::layout_type layout_of(const view_shape_type& shape, const view_strides_type& strides)
             {
+                // Contiguous in `layout` when each axis steps over all the elements of the axes inside it;
+                // the stride of a size-1 axis is never used to step.
                 const auto matches = [&](xt::layout_type layout)
                 {
-                    view_strides_type contiguous(shape.size());
-                    xt::compute_strides(shape, layout, contiguous);
-                    for (std::size_t i = 0; i < shape.size(); ++i)
+                    const std::size_t rank = shape.size();
+                    std::ptrdiff_t inner_elements = 1;
+                    for (std::size_t k = 0; k < rank; ++k)
                     {
-                        // The stride of a size-1 axis is never used to step.
-                        if (shape[i] != 1 && strides[i] != contiguous[i])
+                        const std::size_t i = layout == xt::layout_type::row_major ? rank - 1 - k : k;
+                        if (shape[i] != 1 && strides[i] != inner_elements)
                         {
                             return false;
                         }
+                        inner_elements *= static_cast<std::ptrdiff_t>(shape[i]);
                     }
                     return true;
                 };

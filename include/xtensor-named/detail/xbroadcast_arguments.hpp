@@ -86,8 +86,12 @@ namespace xt
                 std::string to_axes_string() const;
 
             private:
+                /// Value i as the caller wrote it.
+                std::string text(std::size_t i) const;
+
                 std::vector<std::int64_t> m_values;
-                // As written: a value that does not fit in m_values is still printed as the caller gave it.
+                // As written, once a value does not fit in m_values (it is still printed as the caller
+                // gave it); empty while every value fits, the common case, which then allocates no text.
                 std::vector<std::string> m_text;
                 std::string m_invalid;
             };
@@ -145,21 +149,25 @@ namespace xt
 
             /**
              * Checks an axis set against a shape of rank `rank`: no negative axis, none out of range, none
-             * repeated; returns the axes sorted. `role` names the argument ("broadcast axes"), `where`
-             * the shape they index ("the output shape (2, 3)"). Throws xn::shape_error.
+             * repeated; returns the axes sorted. `role` names the argument ("broadcast axes"), `where()`
+             * the shape they index ("the output shape (2, 3)"): called only for a message, as are the
+             * descriptions below, so that a call that passes its checks formats no text. Throws
+             * xn::shape_error.
              */
+            template <class Where>
             std::vector<std::size_t> check_axis_set(std::string_view operation, std::string_view role,
                                                     const axes_arg& axes, std::size_t rank,
-                                                    const std::string& where);
+                                                    const Where& where);
 
             /**
              * Checks a mapping from the `input_rank` axes of an input to axes of an output of rank
              * `output_rank`: one entry per input axis, each in range, strictly increasing (XLA's
-             * broadcast_in_dim). `context` names the shapes. Throws xn::shape_error.
+             * broadcast_in_dim). `context()` names the shapes. Throws xn::shape_error.
              */
+            template <class Context>
             std::vector<std::size_t> check_mapping(std::string_view operation, const axes_arg& mapping,
                                                    std::size_t input_rank, std::size_t output_rank,
-                                                   const std::string& context);
+                                                   const Context& context);
 
             /// The output axes that `mapping` (sorted, each < `output_rank`) does not reach, in order.
             std::vector<std::size_t> complement(const std::vector<std::size_t>& mapping,
@@ -200,13 +208,13 @@ namespace xt
             /**
              * Lines `small` up with `big` under strategy `S`, as if `small` had been broadcast to `big`:
              * for each axis of `big`, the axis of `small` that lands there, or xn::unknown. Throws
-             * xn::broadcast_error, starting with `what`, unless the strategy keeps `big`'s axes in order,
-             * every axis of `small` lands on one of them, and each lands on an axis of its size or has
-             * size 1.
+             * xn::broadcast_error, starting with `what()`, unless the strategy keeps `big`'s axes in
+             * order, every axis of `small` lands on one of them, and each lands on an axis of its size or
+             * has size 1.
              */
-            template <class S>
+            template <class S, class What>
             axis_map place_within(std::string_view operation, const operand& big, const operand& small,
-                                  const std::string& what);
+                                  const What& what);
 
             /******************************
              * implementation of argument *
@@ -230,9 +238,16 @@ namespace xt
                     {
                         result.m_invalid = concat("the value ", value, " at position ", position,
                                                   " is larger than the largest size or axis, ", largest);
+                        for (std::size_t i = 0; i < position; ++i)
+                        {
+                            result.m_text.push_back(std::to_string(result.m_values[i]));
+                        }
                     }
                     result.m_values.push_back(fits ? static_cast<std::int64_t>(value) : largest);
-                    result.m_text.push_back(std::to_string(value));
+                    if (!result.m_invalid.empty())
+                    {
+                        result.m_text.push_back(std::to_string(value));
+                    }
                     ++position;
                 }
                 return result;
@@ -253,13 +268,18 @@ namespace xt
                 return m_invalid;
             }
 
+            inline std::string integer_list::text(std::size_t i) const
+            {
+                return m_text.empty() ? std::to_string(m_values[i]) : m_text[i];
+            }
+
             inline std::string integer_list::to_shape_string() const
             {
                 std::string out = "(";
-                for (std::size_t i = 0; i < m_text.size(); ++i)
+                for (std::size_t i = 0; i < m_values.size(); ++i)
                 {
                     out += i == 0 ? "" : ", ";
-                    out += m_values[i] == named::unknown ? std::string("?") : m_text[i];
+                    out += m_values[i] == named::unknown ? std::string("?") : text(i);
                 }
                 return out + ")";
             }
@@ -267,10 +287,10 @@ namespace xt
             inline std::string integer_list::to_axes_string() const
             {
                 std::string out = "{";
-                for (std::size_t i = 0; i < m_text.size(); ++i)
+                for (std::size_t i = 0; i < m_values.size(); ++i)
                 {
                     out += i == 0 ? "" : ", ";
-                    out += m_text[i];
+                    out += text(i);
                 }
                 return out + "}";
             }
@@ -384,8 +404,9 @@ namespace xt
             }
 
             // Shared by check_axis_set and check_mapping: a readable list must hold axes in [0, rank).
+            template <class Where>
             inline void check_axes_in_range(std::string_view operation, std::string_view role,
-                                            const axes_arg& axes, std::size_t rank, const std::string& where)
+                                            const axes_arg& axes, std::size_t rank, const Where& where)
             {
                 if (!axes.list().invalid().empty())
                 {
@@ -405,15 +426,16 @@ namespace xt
                     if (static_cast<std::uint64_t>(values[i]) >= rank)
                     {
                         throw_shape_error(operation, "axis ", values[i], " at position ", i, " of the ", role,
-                                          " ", axes.to_string(), " is out of range for ", where, " of rank ",
-                                          rank);
+                                          " ", axes.to_string(), " is out of range for ", where(),
+                                          " of rank ", rank);
                     }
                 }
             }
 
+            template <class Where>
             inline std::vector<std::size_t> check_axis_set(std::string_view operation, std::string_view role,
                                                            const axes_arg& axes, std::size_t rank,
-                                                           const std::string& where)
+                                                           const Where& where)
             {
                 check_axes_in_range(operation, role, axes, rank, where);
                 const auto& values = axes.list().values();
@@ -433,17 +455,19 @@ namespace xt
                 return sorted;
             }
 
+            template <class Context>
             inline std::vector<std::size_t> check_mapping(std::string_view operation, const axes_arg& mapping,
                                                           std::size_t input_rank, std::size_t output_rank,
-                                                          const std::string& context)
+                                                          const Context& context)
             {
                 if (mapping.list().size() != input_rank)
                 {
                     throw_shape_error(operation, "the mapping ", mapping.to_string(), " has length ",
                                       mapping.list().size(), ", but the input has ", input_rank,
-                                      " axes: it needs one output axis per input axis (", context, ")");
+                                      " axes: it needs one output axis per input axis (", context(), ")");
                 }
-                check_axes_in_range(operation, "mapping", mapping, output_rank, "the output shape");
+                check_axes_in_range(operation, "mapping", mapping, output_rank,
+                                    [] { return std::string("the output shape"); });
                 const auto& values = mapping.list().values();
                 for (std::size_t i = 1; i < values.size(); ++i)
                 {
@@ -453,7 +477,7 @@ namespace xt
                                           " is not strictly increasing: input axis ", i,
                                           " goes to output axis ", values[i],
                                           ", which does not come after output axis ", values[i - 1],
-                                          " of input axis ", i - 1, " (", context, ")");
+                                          " of input axis ", i - 1, " (", context(), ")");
                     }
                 }
                 return std::vector<std::size_t>(values.begin(), values.end());
@@ -568,9 +592,9 @@ namespace xt
                 }
             }
 
-            template <class S>
+            template <class S, class What>
             inline axis_map place_within(std::string_view operation, const operand& big, const operand& small,
-                                         const std::string& what)
+                                         const What& what)
             {
                 broadcast_plan p;
                 try
@@ -579,7 +603,7 @@ namespace xt
                 }
                 catch (const broadcast_error& error)
                 {
-                    throw_broadcast_error(operation, what, ": ", error.what());
+                    throw_broadcast_error(operation, what(), ": ", error.what());
                 }
                 // An axis of `small` lands only where `big` has an axis too: elsewhere the broadcast
                 // would have added it to `big`.
@@ -595,7 +619,7 @@ namespace xt
                 {
                     if (!landed[j])
                     {
-                        throw_broadcast_error(operation, what, ": ", describe_axis(small, j), " of ",
+                        throw_broadcast_error(operation, what(), ": ", describe_axis(small, j), " of ",
                                               small.names.to_string(), " finds no axis of ",
                                               big.names.to_string(), " to land on (the broadcast would give ",
                                               p.names.to_string(), " with shape ", p.shape.to_string(), ")");
@@ -609,7 +633,7 @@ namespace xt
                 }
                 if (!keeps_big)
                 {
-                    throw_broadcast_error(operation, what, ": the broadcast gives ", p.names.to_string(),
+                    throw_broadcast_error(operation, what(), ": the broadcast gives ", p.names.to_string(),
                                           " with shape ", p.shape.to_string(), ", not the axes of ",
                                           big.names.to_string(), " in their order");
                 }
@@ -624,7 +648,7 @@ namespace xt
                     const auto big_size = big.shape.size(static_cast<std::int64_t>(i));
                     if (size != big_size && size != 1)
                     {
-                        throw_broadcast_error(operation, what, ": ",
+                        throw_broadcast_error(operation, what(), ": ",
                                               describe_axis(small, static_cast<std::size_t>(axis)), " of ",
                                               small.names.to_string(), " has size ", size, " but lands on ",
                                               describe_axis(big, i), " of ", big.names.to_string(),

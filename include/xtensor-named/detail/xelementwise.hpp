@@ -34,6 +34,8 @@
 #include "../xshaping.hpp"
 #include "xaligned_view.hpp"
 #include "xlabel_alignment.hpp"
+#include "xoperand_kinds.hpp"
+#include "xplan_cache.hpp"
 
 namespace xt
 {
@@ -41,28 +43,6 @@ namespace xt
     {
         namespace detail
         {
-            /// An xtensor expression that is not named: its axes are all `"?"`.
-            template <class T>
-            inline constexpr bool is_plain_expression_v = xt::is_xexpression<std::decay_t<T>>::value;
-
-            /// A named or plain expression: an operand that has axes.
-            template <class T>
-            inline constexpr bool is_array_operand_v = is_named_expression_v<T> || is_plain_expression_v<T>;
-
-            /// A number that xtensor broadcasts as a scalar.
-            template <class T>
-            inline constexpr bool is_scalar_operand_v = std::is_arithmetic<std::decay_t<T>>::value
-                                                        || xtl::is_complex<std::decay_t<T>>::value;
-
-            template <class... A>
-            inline constexpr bool any_named_v = (is_named_expression_v<A> || ...);
-
-            template <class... A>
-            inline constexpr bool all_operands_v = ((is_array_operand_v<A> || is_scalar_operand_v<A>) && ...);
-
-            template <class... A>
-            inline constexpr std::size_t array_count_v = (std::size_t(is_array_operand_v<A>) + ... + 0);
-
             template <class T, class = void>
             struct strategy_of
             {
@@ -94,9 +74,8 @@ namespace xt
                 using own = typename strategy_of<A>::type;
                 using type = std::conditional_t<std::is_void<own>::value, typename rest::type, own>;
                 static constexpr bool any_named = !std::is_void<own>::value || rest::any_named;
-                static constexpr bool agree = rest::agree
-                                              && (std::is_void<own>::value || !rest::any_named
-                                                  || std::is_same<own, typename rest::type>::value);
+                static constexpr bool agree = rest::agree && (std::is_void<own>::value || !rest::any_named ||
+                                                              std::is_same<own, typename rest::type>::value);
             };
 
             template <class... A>
@@ -114,6 +93,20 @@ namespace xt
                 view_shape_type shape;
                 std::vector<axis_map> from;
             };
+
+            /// An operation's plan, and the dims and labels of its result.
+            struct planned_operation
+            {
+                elementwise_plan how;
+                axes_metadata metadata;
+            };
+
+            /**
+             * Plans an operation on `operands` (two or more with axes) under `S`: without asking `S` when
+             * the operands are identical and `S` keeps them so (keeps_identical_operands).
+             */
+            template <class S, class... A>
+            planned_operation plan_operation(std::string_view operation, const A&... operands);
 
             /// Plans two or more operands under `S`, left to right, each plan checked against real sizes.
             template <class S>
@@ -169,7 +162,8 @@ namespace xt
                 return result;
             }
 
-            // A strategy names itself in its refusals; the user also needs the operation that asked (SPEC §8).
+            // A strategy names itself in its refusals; the user also needs the operation that asked
+            // (SPEC §8).
             template <class S>
             inline broadcast_plan plan_for(std::string_view operation, const operand& a, const operand& b)
             {
@@ -274,9 +268,7 @@ namespace xt
             }
 
             template <class F, class Tuple, std::size_t... I>
-            inline auto call_aligned(F&& make,
-                                     const elementwise_plan& how,
-                                     Tuple&& args,
+            inline auto call_aligned(F&& make, const elementwise_plan& how, Tuple&& args,
                                      std::index_sequence<I...>)
             {
                 constexpr auto positions = array_positions<std::tuple_element_t<I, std::decay_t<Tuple>>...>();
@@ -400,18 +392,30 @@ namespace xt
                 }
             }
 
+            template <class S, class... A>
+            inline planned_operation plan_operation(std::string_view operation, const A&... operands)
+            {
+                const axes_metadata* same = identical_operands<S>(operands...);
+                if (same != nullptr)
+                {
+                    return planned_operation{identity_plan(*same, array_count_v<A...>, operands...), *same};
+                }
+                elementwise_plan how = plan_operands<S>(operation, operands_of(operands...));
+                axes_metadata metadata =
+                    combine_axes(operation, how.names, how.shape, metadata_list(operands...), how.from);
+                return planned_operation{std::move(how), std::move(metadata)};
+            }
+
             template <class S, class F, class... A>
             inline auto elementwise(std::string_view operation, F&& make, A&&... args)
             {
-                return aligned_elementwise<S, shaping_of_t<S>>(operation,
-                                                               no_fill{},
-                                                               std::forward<F>(make),
+                return aligned_elementwise<S, shaping_of_t<S>>(operation, no_fill{}, std::forward<F>(make),
                                                                std::forward<A>(args)...);
             }
 
             template <class S, class Shaping, class Fill, class F, class... A>
-            inline auto
-            aligned_elementwise(std::string_view operation, const Fill& fill, F&& make, A&&... args)
+            inline auto aligned_elementwise(std::string_view operation, const Fill& fill, F&& make,
+                                            A&&... args)
             {
                 if constexpr (array_count_v<A...> <= 1)
                 {
@@ -425,20 +429,32 @@ namespace xt
                     // The operands aligned by label (SPEC §7) go the way unlabelled operands go.
                     const auto planned = [&](auto&&... operands)
                     {
-                        const axes_metadata* same = identical_operands<S>(operands...);
-                        const auto how = same != nullptr
-                                             ? identity_plan(*same, array_count_v<A...>, operands...)
-                                             : plan_operands<S>(operation, operands_of(operands...));
-                        auto metadata = same != nullptr
-                                            ? *same
-                                            : combine_axes(operation, how.names, how.shape,
-                                                           metadata_list(operands...), how.from);
-                        auto expression =
-                            call_aligned(std::forward<F>(make),
-                                         how,
-                                         std::forward_as_tuple(std::forward<decltype(operands)>(operands)...),
-                                         std::index_sequence_for<decltype(operands)...>{});
-                        return xnamed<decltype(expression), S>(std::move(expression), std::move(metadata));
+                        const auto build = [&](const elementwise_plan& how, axes_metadata metadata)
+                        {
+                            auto expression = call_aligned(
+                                std::forward<F>(make), how,
+                                std::forward_as_tuple(std::forward<decltype(operands)>(operands)...),
+                                std::index_sequence_for<decltype(operands)...>{});
+                            return xnamed<decltype(expression), S>(std::move(expression),
+                                                                   std::move(metadata));
+                        };
+                        // A loop body builds the same operation again and again: its plan is kept.
+                        if constexpr (reusable_plans<S>::value)
+                        {
+                            if (!any_labels(operands...))
+                            {
+                                auto& cache = thread_plan_cache<S, planned_operation, array_count_v<A...>>();
+                                const planned_operation* plan = cache.find(operands...);
+                                if (plan == nullptr)
+                                {
+                                    plan = &cache.keep(plan_operation<S>(operation, operands...),
+                                                       operands...);
+                                }
+                                return build(plan->how, plan->metadata);
+                            }
+                        }
+                        planned_operation plan = plan_operation<S>(operation, operands...);
+                        return build(plan.how, std::move(plan.metadata));
                     };
                     return std::apply(planned,
                                       align_operands<Shaping>(operation, fill, std::forward<A>(args)...));
@@ -473,22 +489,19 @@ namespace xt
                     auto metadata_b = metadata_a;
                     // An lvalue is seen through a read-only view: its elements appear more than once.
                     auto view_a = broadcast_view(read_only(detail::unwrap(std::forward<AA>(aligned_a))),
-                                                 how.from[0],
-                                                 how.shape);
+                                                 how.from[0], how.shape);
                     auto view_b = broadcast_view(read_only(detail::unwrap(std::forward<AB>(aligned_b))),
-                                                 how.from[1],
-                                                 how.shape);
+                                                 how.from[1], how.shape);
                     return std::make_pair(
                         xnamed<decltype(view_a), S>(std::move(view_a), std::move(metadata_a)),
                         xnamed<decltype(view_b), S>(std::move(view_b), std::move(metadata_b)));
                 };
                 using shaping = shaping_of_t<S>;
-                return std::apply(
-                    planned,
-                    align_operands<shaping>(operation, no_fill{}, std::forward<A>(a), std::forward<B>(b)));
+                return std::apply(planned, align_operands<shaping>(operation, no_fill{}, std::forward<A>(a),
+                                                                   std::forward<B>(b)));
             }
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif

@@ -251,9 +251,24 @@ namespace xt
                     const auto s = stride(a, operand);
                     return s < 0 ? -s : s;
                 };
-                std::stable_sort(order.begin(), order.end(),
-                                 [&](size_type a, size_type b) { return magnitude(a) > magnitude(b); });
-                permute_axes(order);
+                // Insertion sort, stable: a handful of axes, often already in order, and no buffer to
+                // allocate as std::stable_sort would on every evaluation.
+                bool sorted = true;
+                for (size_type i = 1; i < order.size(); ++i)
+                {
+                    const size_type axis = order[i];
+                    size_type j = i;
+                    for (; j > 0 && magnitude(order[j - 1]) < magnitude(axis); --j)
+                    {
+                        order[j] = order[j - 1];
+                        sorted = false;
+                    }
+                    order[j] = axis;
+                }
+                if (!sorted)
+                {
+                    permute_axes(order);
+                }
             }
 
             inline void kernel_layout::coalesce()

@@ -513,18 +513,42 @@ namespace xt
                                      is_named_expression_v<A> ? &how[positions[I]] : nullptr, fill)...);
             }
 
+            /// Whether any named operand among `args` carries labels.
+            template <class... A>
+            inline bool any_labels(const A&... args) noexcept
+            {
+                bool found = false;
+                (
+                    [&]
+                    {
+                        if constexpr (is_named_expression_v<A>)
+                        {
+                            found = found || !args.coords().empty();
+                        }
+                    }(),
+                    ...);
+                return found;
+            }
+
             template <class Shaping, class Fill, class... A>
             inline auto align_operands(std::string_view operation, const Fill& fill, A&&... args)
             {
-                const auto how = align_operand_labels<Shaping>(
-                    operation, sizeof...(A), labelled_operands(std::index_sequence_for<A...>{}, args...));
                 if constexpr (std::is_same<Shaping, shape_exact>::value)
                 {
-                    // Equal labels: nothing to gather, the operands go on as they are.
+                    // Equal labels: nothing to gather, the operands go on as they are. Without labels
+                    // there is nothing to check either, and most operations have none.
+                    if (any_labels(args...))
+                    {
+                        align_operand_labels<Shaping>(
+                            operation, sizeof...(A),
+                            labelled_operands(std::index_sequence_for<A...>{}, args...));
+                    }
                     return std::forward_as_tuple(std::forward<A>(args)...);
                 }
                 else
                 {
+                    const auto how = align_operand_labels<Shaping>(
+                        operation, sizeof...(A), labelled_operands(std::index_sequence_for<A...>{}, args...));
                     check_fill_values<A...>(operation, fill, how);
                     return aligned_arguments(operation, fill, how, std::index_sequence_for<A...>{},
                                              std::forward<A>(args)...);
