@@ -74,25 +74,14 @@ namespace xt
         namespace detail
         {
             /**
-             * Whether `S` lines up operands of equal, fully named dims and equal sizes axis for axis, into
-             * those dims and sizes: an operation on such operands may then skip asking it, a cost per
-             * operation that counts for small arrays. True for the built-in strategies only (see
-             * xstrategies.hpp); a user's strategy is always asked.
-             */
-            template <class S>
-            struct keeps_identical_operands : std::false_type
-            {
-            };
-
-            /**
              * Whether `S`'s plan depends on nothing but the dims and sizes of its operands, so that an
              * operation may reuse the plan it made for operands of the same dims and sizes
-             * (detail/xplan_cache.hpp). The built-in strategies are pure functions of their operands, as
-             * keeps_identical_operands says of them; a user's strategy is always asked (it may count its
-             * calls, or depend on state of its own).
+             * (detail/xplan_cache.hpp), a cost per operation that counts for small arrays. True for the
+             * built-in strategies only (see xstrategies.hpp); a user's strategy is always asked (it may
+             * count its calls, or depend on state of its own).
              */
             template <class S>
-            struct reusable_plans : keeps_identical_operands<S>
+            struct reusable_plans : std::false_type
             {
             };
         } // namespace detail

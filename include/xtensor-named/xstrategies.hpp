@@ -120,29 +120,29 @@ namespace xt
 
         namespace detail
         {
-            // Each built-in rule lines up equal fully named operands axis for axis (SPEC §3).
+            // Each built-in rule is a function of its operands' dims and sizes alone (SPEC §3).
             template <>
-            struct keeps_identical_operands<numpy> : std::true_type
+            struct reusable_plans<numpy> : std::true_type
             {
             };
 
             template <>
-            struct keeps_identical_operands<leading> : std::true_type
+            struct reusable_plans<leading> : std::true_type
             {
             };
 
             template <bool Stretch>
-            struct keeps_identical_operands<basic_missing_dims<Stretch>> : std::true_type
+            struct reusable_plans<basic_missing_dims<Stretch>> : std::true_type
             {
             };
 
             template <>
-            struct keeps_identical_operands<name_match> : std::true_type
+            struct reusable_plans<name_match> : std::true_type
             {
             };
 
             template <>
-            struct keeps_identical_operands<exact> : std::true_type
+            struct reusable_plans<exact> : std::true_type
             {
             };
 

@@ -14,18 +14,14 @@
 // against the real sizes, and each operand becomes an aligned view (detail/xaligned_view.hpp) before
 // xtensor builds its own lazy xfunction over them. Nothing is evaluated, nothing copied.
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <xtl/xcomplex.hpp>
 
 #include "../xbroadcast_plan.hpp"
 #include "../xcompat_xtensor.hpp"
@@ -101,10 +97,8 @@ namespace xt
                 axes_metadata metadata;
             };
 
-            /**
-             * Plans an operation on `operands` (two or more with axes) under `S`: without asking `S` when
-             * the operands are identical and `S` keeps them so (keeps_identical_operands).
-             */
+            /// Plans an operation on `operands` (two or more with axes) under `S`, and combines their dims
+            /// and labels into the result's.
             template <class S, class... A>
             planned_operation plan_operation(std::string_view operation, const A&... operands);
 
@@ -325,81 +319,9 @@ namespace xt
                 }
             }
 
-            /**
-             * The metadata of the first array operand if every array operand is a named expression without
-             * labels, of fully named dims and sizes equal to the first's, and `S` keeps such operands as
-             * they are: the operation then needs no plan. nullptr otherwise.
-             */
-            template <class S, class... A>
-            inline const axes_metadata* identical_operands(const A&... args)
-            {
-                constexpr bool all_named = (... && (!is_array_operand_v<A> || is_named_expression_v<A>));
-                if constexpr (keeps_identical_operands<S>::value && all_named)
-                {
-                    const axes_metadata* first = nullptr;
-                    view_shape_type first_shape;
-                    bool same = true;
-                    const auto compare = [&](const auto& a)
-                    {
-                        const axes_metadata& m = a.metadata();
-                        const auto& shape = a.shape();
-                        if (first == nullptr)
-                        {
-                            first = &m;
-                            first_shape.assign(shape.begin(), shape.end());
-                            same = m.coords.empty() && m.names.all_named();
-                        }
-                        else if (same)
-                        {
-                            same = m.coords.empty() && m.names == first->names &&
-                                   std::equal(shape.begin(), shape.end(), first_shape.begin(),
-                                              first_shape.end());
-                        }
-                    };
-                    (
-                        [&]
-                        {
-                            if constexpr (is_array_operand_v<A>)
-                            {
-                                compare(args);
-                            }
-                        }(),
-                        ...);
-                    return same ? first : nullptr;
-                }
-                else
-                {
-                    return nullptr;
-                }
-            }
-
-            /// The plan of `arrays` operands that all have the dims of `m` and the shape of `a`.
-            template <class A, class... R>
-            inline elementwise_plan identity_plan(const axes_metadata& m, std::size_t arrays, const A& a,
-                                                  const R&... rest)
-            {
-                if constexpr (is_array_operand_v<A>)
-                {
-                    const auto& shape = a.shape();
-                    axis_map identity(shape.size());
-                    std::iota(identity.begin(), identity.end(), std::int64_t(0));
-                    return elementwise_plan{m.names, view_shape_type(shape.begin(), shape.end()),
-                                            std::vector<axis_map>(arrays, identity)};
-                }
-                else
-                {
-                    return identity_plan(m, arrays, rest...);
-                }
-            }
-
             template <class S, class... A>
             inline planned_operation plan_operation(std::string_view operation, const A&... operands)
             {
-                const axes_metadata* same = identical_operands<S>(operands...);
-                if (same != nullptr)
-                {
-                    return planned_operation{identity_plan(*same, array_count_v<A...>, operands...), *same};
-                }
                 elementwise_plan how = plan_operands<S>(operation, operands_of(operands...));
                 axes_metadata metadata =
                     combine_axes(operation, how.names, how.shape, metadata_list(operands...), how.from);
