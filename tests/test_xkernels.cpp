@@ -540,12 +540,14 @@ TYPED_TEST(kernels, uncovered_expressions_are_refused_without_touching_the_outpu
     const xt::xarray<T> before = random_array<T>({2, 2}, 65);
     const xt::xarray<int> integers = xt::ones<int>({3, 5});
     xt::xarray<T> out = before;
-    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::exp(a)));
-    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a + xt::sum(a, {0})));
+    // Functions the kernels do not know, xtensor's own amax (whose NaN handling depends on the order),
+    // generators, and integer arithmetic.
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::fmod(a, T(2))));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::erf(a)));
     EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::amax(a, {0})));
-    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::where(a > T(0), a, -a)));
-    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a + integers));
-    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::sum(xt::exp(a), {0})));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, xt::sum(xt::fmod(a, T(2)), {0})));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a + xt::arange<T>(5)));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(out, integers + integers));
     EXPECT_TRUE(same_bits(out, before));
 
     xt::xarray<int> integer_out = xt::zeros<int>({3, 5});
@@ -553,13 +555,16 @@ TYPED_TEST(kernels, uncovered_expressions_are_refused_without_touching_the_outpu
     EXPECT_TRUE(xt::all(xt::equal(integer_out, 0)));
 }
 
-TEST(kernels_types, a_wider_scalar_makes_a_float_expression_double_and_is_refused)
+TEST(kernels_types, a_wider_scalar_computes_in_double_and_converts_as_xtensor_does)
 {
     const xt::xarray<float> a = random_array<float>({3, 5}, 66);
     xt::xarray<float> out = xt::zeros<float>({3, 5});
-    EXPECT_FALSE(xn::detail::try_kernel_assign(out, a * 0.1));
+    // float * double is a double expression: computed in double, rounded to float on the way out.
+    EXPECT_TRUE(xn::detail::try_kernel_assign(out, a * 0.1));
+    EXPECT_TRUE(same_bits(out, xtensor_value<float>(a * 0.1)));
     xt::xarray<double> wide_out;
-    EXPECT_FALSE(xn::detail::try_kernel_assign(wide_out, a + a));
+    EXPECT_TRUE(xn::detail::try_kernel_assign(wide_out, a + a));
+    EXPECT_TRUE(same_bits(wide_out, xtensor_value<double>(a + a)));
 }
 
 TYPED_TEST(kernels, xn_assign_and_eval_give_xtensors_values_with_and_without_kernels)
@@ -570,8 +575,8 @@ TYPED_TEST(kernels, xn_assign_and_eval_give_xtensors_values_with_and_without_ker
     xt::xarray<T> out;
     xn::assign(out, a * u - a);
     EXPECT_TRUE(same_bits(out, xtensor_value<T>(a * u - a)));
-    xn::assign(out, xt::exp(a) + u);
-    EXPECT_TRUE(same_bits(out, xtensor_value<T>(xt::exp(a) + u)));
+    xn::assign(out, xt::where(a > u, xt::maximum(a, u), -u));
+    EXPECT_TRUE(same_bits(out, xtensor_value<T>(xt::where(a > u, xt::maximum(a, u), -u))));
     EXPECT_TRUE(same_bits(xn::eval(xt::sum(a + u, {0})), xtensor_value<T>(xt::sum(a + u, {0}))));
     EXPECT_TRUE(same_bits(xn::eval(xt::broadcast(u, sizes{7, 33})),
                           xtensor_value<T>(xt::broadcast(u, sizes{7, 33}))));

@@ -6,14 +6,17 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The kernels of SPEC §6 (issue 5), sums: over outer axes bit for bit what xtensor's reducer gives (its
-// association kept), along the innermost axis within the bound of recursive summation.
+// The kernels' reductions: sums and products over outer axes bit for bit what xtensor's reducer gives
+// (its association kept), along the innermost axis within the bound of recursive summation; the
+// library's max, min, nanmax and nanmin folds exactly numpy's values, NaN wherever it is.
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +24,7 @@
 #include <xtensor-named/detail/xkernel_assign.hpp>
 #include <xtensor-named/xadjoint.hpp>
 #include <xtensor-named/xevaluate.hpp>
+#include <xtensor-named/xnamed_reducers.hpp>
 
 #include "support/kernel_oracle.hpp"
 
@@ -209,5 +213,134 @@ TYPED_TEST(kernels, adjoint_sums_match_xtensor_within_their_documented_bounds)
             EXPECT_LE(std::abs(double(actual(i, 0)) - double(expected(i, 0))),
                       summation_bound<T>(3 * n, magnitudes(i)));
         }
+    }
+}
+
+/*********************************
+ * other folds                    *
+ *********************************/
+
+namespace
+{
+    /// numpy's fold of `values` for the library's folds: max and min give NaN as soon as one value is
+    /// NaN; nanmax and nanmin skip NaN and give NaN only when every value is.
+    template <class T, class Fold>
+    T reference_fold(const std::vector<T>& values)
+    {
+        const bool skips_nan = std::is_same<Fold, xn::detail::nanmax_fold>::value ||
+                               std::is_same<Fold, xn::detail::nanmin_fold>::value;
+        const bool larger = std::is_same<Fold, xn::detail::max_fold>::value ||
+                            std::is_same<Fold, xn::detail::nanmax_fold>::value;
+        bool any = false;
+        T result = T(0);
+        for (T x : values)
+        {
+            if (std::isnan(x))
+            {
+                if (!skips_nan)
+                {
+                    return x;
+                }
+                continue;
+            }
+            result = !any ? x : (larger ? std::max(result, x) : std::min(result, x));
+            any = true;
+        }
+        return any ? result : std::numeric_limits<T>::quiet_NaN();
+    }
+
+    /// The fold over axis `axis` of a rank-2 array, by reference_fold.
+    template <class T, class Fold>
+    xt::xarray<T> reference_folds(const xt::xarray<T>& a, std::size_t axis)
+    {
+        const std::size_t kept = 1 - axis;
+        xt::xarray<T> result = xt::xarray<T>::from_shape({a.shape()[kept]});
+        for (std::size_t k = 0; k < a.shape()[kept]; ++k)
+        {
+            std::vector<T> values;
+            for (std::size_t r = 0; r < a.shape()[axis]; ++r)
+            {
+                values.push_back(axis == 0 ? a(r, k) : a(k, r));
+            }
+            result(k) = reference_fold<T, Fold>(values);
+        }
+        return result;
+    }
+
+    template <class T, class Fold>
+    void expect_folds_like_numpy(const xt::xarray<T>& a)
+    {
+        for (std::size_t axis : {0u, 1u})
+        {
+            const auto reducer = xn::detail::fold_reducer<Fold>(a, std::vector<std::size_t>{axis});
+            const xt::xarray<T> expected = reference_folds<T, Fold>(a, axis);
+            EXPECT_TRUE(same_bits(kernel_value<T>(reducer), expected)) << "axis " << axis;
+            // xtensor's own evaluation of the same reducer folds in another order: the same values.
+            EXPECT_TRUE(same_bits(xtensor_value<T>(reducer), expected)) << "axis " << axis;
+        }
+    }
+} // namespace
+
+TYPED_TEST(kernels, products_over_outer_axes_match_xtensor_bitwise_and_inner_ones_within_their_bound)
+{
+    using T = TypeParam;
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        // Factors near 1, so that products of many stay finite.
+        const auto a = random_array<T>({6, n}, 70) / T(1 << 12) + T(1);
+        EXPECT_TRUE(matches_xtensor<T>(xt::prod(a, {0})));
+        const auto expected = xtensor_value<T>(xt::prod(a, {1}));
+        const auto actual = kernel_value<T>(xt::prod(a, {1}));
+        const double u = std::numeric_limits<T>::epsilon() / 2;
+        for (std::size_t i = 0; i < 6; ++i)
+        {
+            // Each association is within (n - 1) u of the exact product: two within twice that.
+            EXPECT_LE(std::abs(double(actual(i)) / double(expected(i)) - 1), 2 * double(n) * u * 1.01);
+        }
+    }
+}
+
+TYPED_TEST(kernels, max_min_and_their_nan_skipping_twins_fold_like_numpy)
+{
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const T inf = std::numeric_limits<T>::infinity();
+    for (std::size_t n : tail_sizes)
+    {
+        SCOPED_TRACE(n);
+        xt::xarray<T> a = random_array<T>({7, n}, 71);
+        // NaN first, last, in the middle of a row and of a column, a row of NaN only, infinities.
+        a(0, 0) = nan;
+        a(1, n - 1) = nan;
+        a(2, n / 2) = nan;
+        xt::view(a, 3, xt::all()) = nan;
+        a(4, 0) = -inf;
+        a(5, n - 1) = inf;
+        expect_folds_like_numpy<T, xn::detail::max_fold>(a);
+        expect_folds_like_numpy<T, xn::detail::min_fold>(a);
+        expect_folds_like_numpy<T, xn::detail::nanmax_fold>(a);
+        expect_folds_like_numpy<T, xn::detail::nanmin_fold>(a);
+        // Without NaN, max and nanmax agree.
+        const auto clean = random_array<T>({7, n}, 72);
+        expect_folds_like_numpy<T, xn::detail::max_fold>(clean);
+        expect_folds_like_numpy<T, xn::detail::nanmin_fold>(clean);
+    }
+}
+
+TYPED_TEST(kernels, folds_over_every_axis_and_with_kept_dims_fold_like_numpy)
+{
+    using T = TypeParam;
+    xt::xarray<T> a = random_array<T>({5, 6, 33}, 73);
+    a(4, 5, 32) = std::numeric_limits<T>::quiet_NaN();
+    const auto all = xn::detail::fold_reducer<xn::detail::nanmax_fold>(a, std::vector<std::size_t>{0, 1, 2});
+    std::vector<T> values(a.begin(), a.end());
+    EXPECT_TRUE(
+        same_bits(kernel_value<T>(all), xt::xarray<T>(reference_fold<T, xn::detail::nanmax_fold>(values))));
+    const auto any_nan = xn::detail::fold_reducer<xn::detail::max_fold>(a, std::vector<std::size_t>{0, 2});
+    const xt::xarray<T> maxima = kernel_value<T>(any_nan);
+    for (std::size_t j = 0; j < 6; ++j)
+    {
+        EXPECT_EQ(std::isnan(maxima(j)), j == 5) << j;
     }
 }

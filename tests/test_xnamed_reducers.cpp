@@ -7,8 +7,10 @@
  ****************************************************************************/
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -39,7 +41,7 @@ namespace
     {
         return std::vector<std::size_t>(e.shape().begin(), e.shape().end());
     }
-}
+} // namespace
 
 TEST(xnamed_reducers, sum_over_names_keeps_the_other_axes_in_order)
 {
@@ -154,8 +156,7 @@ TEST(xnamed_reducers, unknown_unnamed_and_repeated_names_are_refused)
     auto named = xn::name(a, {"?", "h", "w"});
     XN_EXPECT_THROW_MSG(xn::sum(named, {"x"}), xn::name_error, "xn::sum: no axis 'x' in (?, h, w)");
     XN_EXPECT_THROW_HAS(xn::mean(named, {"?"}), xn::name_error, {"xn::mean", "(?, h, w)", "unnamed"});
-    XN_EXPECT_THROW_MSG(xn::prod(named, {"w", "w"}),
-                        xn::name_error,
+    XN_EXPECT_THROW_MSG(xn::prod(named, {"w", "w"}), xn::name_error,
                         "xn::prod: axis 'w' (axis 2) of (?, h, w) is listed twice");
     EXPECT_EQ(a, values_2x3x4());
 }
@@ -165,8 +166,7 @@ TEST(xnamed_reducers, amax_and_amin_of_no_elements_are_refused)
     const xt::xarray<double> empty = xt::zeros<double>({2, 0});
     auto named = xn::name(empty, {"h", "w"});
     XN_EXPECT_THROW_MSG(
-        xn::amax(named, {"w"}),
-        xn::shape_error,
+        xn::amax(named, {"w"}), xn::shape_error,
         "xn::amax: axis 'w' (axis 1) of (h, w) with shape (2, 0) has no elements, and amax of no "
         "elements has no value");
     XN_EXPECT_THROW_HAS(xn::amin(named), xn::shape_error, {"xn::amin", "'w' (axis 1)", "(2, 0)"});
@@ -200,5 +200,112 @@ TEST(xnamed_reducers, sums_of_permuted_and_broadcast_lazy_expressions_match_a_pl
                 EXPECT_EQ(outer.expression()(y, z, v), column + 2 * w(v)) << "y=" << y << " z=" << z;
             }
         }
+    }
+}
+
+/**********************************************
+ * NaN: propagated by amax/amin, skipped by nan* *
+ **********************************************/
+
+namespace
+{
+    /// Rows of (station, time): one without NaN, one with a NaN inside, one of NaN only.
+    xt::xarray<double> series_with_gaps()
+    {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        return xt::xarray<double>{{1., 4., 2., 8.}, {3., nan, 5., -1.}, {nan, nan, nan, nan}};
+    }
+
+    /// Same shape and values, NaN where the other has NaN.
+    ::testing::AssertionResult same_with_nan(const xt::xarray<double>& actual,
+                                             const xt::xarray<double>& expected)
+    {
+        if (actual.shape() != expected.shape())
+        {
+            return ::testing::AssertionFailure() << "shapes differ";
+        }
+        for (std::size_t i = 0; i < actual.size(); ++i)
+        {
+            const double a = actual.flat(i);
+            const double e = expected.flat(i);
+            if (!(a == e || (std::isnan(a) && std::isnan(e))))
+            {
+                return ::testing::AssertionFailure() << "element " << i << ": " << a << " instead of " << e;
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+} // namespace
+
+TEST(xnamed_reducers, amax_and_amin_give_nan_where_a_reduced_element_is_nan_as_numpy)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto series = xn::name(series_with_gaps(), {"station", "time"});
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::amax(series, {"time"})).expression(), {8., nan, nan}));
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::amin(series, {"time"})).expression(), {1., nan, nan}));
+    // Whichever position the NaN has: first, middle or last along the reduced axis.
+    const xt::xarray<double> firsts = {{nan, 1., 2.}, {1., nan, 2.}, {1., 2., nan}};
+    EXPECT_TRUE(
+        same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"t"})).expression(), {nan, nan, nan}));
+    EXPECT_TRUE(
+        same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"r"})).expression(), {nan, nan, nan}));
+}
+
+TEST(xnamed_reducers, nan_reductions_skip_nan_as_numpy)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto series = xn::name(series_with_gaps(), {"station", "time"});
+    // numpy: nansum of all-NaN is 0, nanmean, nanmax and nanmin of all-NaN are NaN.
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::nansum(series, {"time"})).expression(), {15., 7., 0.}));
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmean(series, {"time"})).expression(), {3.75, 7. / 3., nan}));
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmax(series, {"time"})).expression(), {8., 5., nan}));
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmin(series, {"time"})).expression(), {1., -1., nan}));
+    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmean(series, {"station"})).expression(), {2., 4., 3.5, 3.5}));
+    auto everything = xn::eval(xn::nanmax(series));
+    EXPECT_EQ(everything.dims(), xn::dims());
+    EXPECT_EQ(everything.expression()(), 8.);
+    XN_EXPECT_THROW_HAS(
+        xn::nanmax(xn::name(xt::xarray<double>(xt::zeros<double>({2, 0})), {"h", "w"}), {"w"}),
+        xn::shape_error, {"xn::nanmax", "'w' (axis 1)", "no elements"});
+}
+
+TEST(xnamed_reducers, nan_reductions_keep_labels_and_reduce_lazy_and_owned_operands)
+{
+    auto series = xn::name(series_with_gaps(), {"station", "time"}, {{"station", {"a", "b", "c"}}});
+    // An owned rvalue operand is read twice by nanmean (sum and count) and stays valid.
+    auto owned = xn::nanmean(xn::name(series_with_gaps() * 2.0, {"station", "time"}), {"time"});
+    EXPECT_TRUE(same_with_nan(xn::eval(owned).expression(), {7.5, 14. / 3., std::nan("")}));
+    auto lazy = xn::eval(xn::nansum(series * 2.0, {"time"}));
+    EXPECT_TRUE(same_with_nan(lazy.expression(), {30., 14., 0.}));
+    EXPECT_EQ(lazy.coords().at("station"), (xn::labels{"a", "b", "c"}));
+}
+
+TEST(xnamed_reducers, the_mean_of_floats_is_a_float_and_of_integers_a_double_as_in_numpy)
+{
+    const xt::xarray<float> f = {{1.f, 2.f}, {4.f, 8.f}};
+    auto mean_f = xn::eval(xn::mean(xn::name(f, {"r", "c"}), {"r"}));
+    static_assert(std::is_same<decltype(mean_f)::value_type, float>::value,
+                  "numpy: the mean of float32 is float32");
+    EXPECT_EQ(mean_f.expression(), (xt::xarray<float>{2.5f, 5.f}));
+    const xt::xarray<int> i = {{1, 2}, {4, 7}};
+    auto mean_i = xn::eval(xn::mean(xn::name(i, {"r", "c"})));
+    static_assert(std::is_same<decltype(mean_i)::value_type, double>::value,
+                  "numpy: the mean of ints is float64");
+    EXPECT_EQ(mean_i.expression()(), 3.5);
+}
+
+TEST(xnamed_reducers, reductions_over_no_elements_give_numpys_values)
+{
+    const xt::xarray<double> empty = xt::xarray<double>::from_shape({0, 3});
+    auto named = xn::name(empty, {"x", "y"});
+    EXPECT_EQ(xn::eval(xn::sum(named, {"x"})).expression(), (xt::xarray<double>{0., 0., 0.}));
+    EXPECT_EQ(xn::eval(xn::prod(named, {"x"})).expression(), (xt::xarray<double>{1., 1., 1.}));
+    EXPECT_EQ(xn::eval(xn::nansum(named, {"x"})).expression(), (xt::xarray<double>{0., 0., 0.}));
+    const auto means = xn::eval(xn::mean(named, {"x"}));
+    const auto nan_means = xn::eval(xn::nanmean(named, {"x"}));
+    for (std::size_t k = 0; k < 3; ++k)
+    {
+        EXPECT_TRUE(std::isnan(means.expression()(k)));
+        EXPECT_TRUE(std::isnan(nan_means.expression()(k)));
     }
 }

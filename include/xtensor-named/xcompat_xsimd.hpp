@@ -226,6 +226,85 @@ namespace xt
                 template <class T>
                 inline constexpr std::size_t batch_size = batch_traits<T>::size;
 
+                /// What comparing two batches of `T` gives: xsimd's batch_bool, or bool without SIMD.
+                template <class T, bool = has_batch_v<T>>
+                struct mask_traits
+                {
+                    using type = xsimd::batch_bool<T, arch_type>;
+                };
+
+                template <class T>
+                struct mask_traits<T, false>
+                {
+                    using type = bool;
+                };
+
+                template <class T>
+                using mask = typename mask_traits<T>::type;
+
+                /// `a` where `m` is set, `b` elsewhere.
+                template <class T>
+                inline batch<T> choose(const mask<T>& m, const batch<T>& a, const batch<T>& b) noexcept
+                {
+                    if constexpr (has_batch_v<T>)
+                    {
+                        return xsimd::select(m, a, b);
+                    }
+                    else
+                    {
+                        return m ? a : b;
+                    }
+                }
+
+                /// Set where `value` is not 0, NaN included: what C++ makes of a number used as a bool.
+                template <class T>
+                inline mask<T> nonzero(const batch<T>& value) noexcept
+                {
+                    return value != batch_traits<T>::splat(T(0));
+                }
+
+                /// 1 where `m` is set, 0 elsewhere: what C++ makes of a bool used as a number.
+                template <class T>
+                inline batch<T> from_mask(const mask<T>& m) noexcept
+                {
+                    return choose<T>(m, batch_traits<T>::splat(T(1)), batch_traits<T>::splat(T(0)));
+                }
+
+                /**
+                 * `simd_result` with the lanes where `outside` is set replaced by `scalar` of the same
+                 * lanes of `x`: for a function whose xsimd form is inaccurate on part of its domain.
+                 */
+                template <class B, class M, class F>
+                inline B with_scalar_lanes(const B& simd_result, const B& x, const M& outside, F&& scalar) noexcept
+                {
+                    if (!xsimd::any(outside))
+                    {
+                        return simd_result;
+                    }
+                    using T = typename B::value_type;
+                    alignas(sizeof(B)) T result[B::size];
+                    alignas(sizeof(B)) T input[B::size];
+                    alignas(sizeof(B)) T marked[B::size];
+                    simd_result.store_aligned(result);
+                    x.store_aligned(input);
+                    xsimd::select(outside, B(T(1)), B(T(0))).store_aligned(marked);
+                    for (std::size_t i = 0; i < B::size; ++i)
+                    {
+                        if (marked[i] != T(0))
+                        {
+                            result[i] = scalar(input[i]);
+                        }
+                    }
+                    return B::load_aligned(result);
+                }
+
+                /// Set where `value` is NaN.
+                template <class T>
+                inline mask<T> is_nan(const batch<T>& value) noexcept
+                {
+                    return value != value;
+                }
+
                 /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.
                 template <class T>
                 inline void keep_rounded_scalar(T& value) noexcept

@@ -20,7 +20,7 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
-#include "detail/xkernel_assign.hpp"
+#include "detail/xevaluate_into.hpp"
 
 namespace xt
 {
@@ -48,36 +48,6 @@ namespace xt
 
         namespace detail
         {
-            /// Writes the elements of the xtensor expression `e` into `out`: the one place that evaluates.
-            template <class C, class E>
-            void evaluate_into(C& out, const E& e)
-            {
-                // The library's kernels (SPEC §6) where they cover `e`, xtensor's assignment elsewhere.
-                if (!try_kernel_assign(out, e))
-                {
-                    xt::noalias(out) = e;
-                }
-            }
-
-            template <class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
-            struct container_for_shape
-            {
-                template <class T>
-                using type = xt::xtensor<T, static_cast<std::size_t>(N)>;
-            };
-
-            template <class Shape>
-            struct container_for_shape<Shape, -1>
-            {
-                template <class T>
-                using type = xt::xarray<T>;
-            };
-
-            /// The container `eval` makes for the xtensor expression `E`.
-            template <class E>
-            using container_for_t = typename container_for_shape<
-                typename std::decay_t<E>::shape_type>::template type<typename std::decay_t<E>::value_type>;
-
             template <class S>
             struct is_fixed_shape : std::false_type
             {

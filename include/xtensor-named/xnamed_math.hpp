@@ -24,6 +24,7 @@
 #include "xnamed_expression.hpp"
 #include "xnamed_operators.hpp"
 #include "detail/xelementwise.hpp"
+#include "detail/xfunctors.hpp"
 
 namespace xt
 {
@@ -87,8 +88,6 @@ namespace xt
         XTENSOR_NAMED_ELEMENTWISE_FUNCTION(log2, 1)
         XTENSOR_NAMED_ELEMENTWISE_FUNCTION(log1p, 1)
         XTENSOR_NAMED_ELEMENTWISE_FUNCTION(pow, 2)
-        XTENSOR_NAMED_ELEMENTWISE_FUNCTION(square, 1)
-        XTENSOR_NAMED_ELEMENTWISE_FUNCTION(cube, 1)
         XTENSOR_NAMED_ELEMENTWISE_FUNCTION(sqrt, 1)
         XTENSOR_NAMED_ELEMENTWISE_FUNCTION(cbrt, 1)
         XTENSOR_NAMED_ELEMENTWISE_FUNCTION(hypot, 2)
@@ -134,13 +133,33 @@ namespace xt
 
 #undef XTENSOR_NAMED_ELEMENTWISE_FUNCTION
 
-        /// xtensor's pow<N>: the elementwise N-th power.
+        /// The elementwise N-th power by repeated multiplication, with xt::pow<N>'s values.
         template <std::size_t N, class E>
         inline auto pow(E&& e)
         {
             return detail::elementwise_function(
                 "pow",
-                [](auto&& x) { return xt::pow<N>(std::forward<decltype(x)>(x)); },
+                [](auto&& x) { return detail::own_function<detail::pow_fun<N>>(std::forward<decltype(x)>(x)); },
+                std::forward<E>(e));
+        }
+
+        /// x * x, with xt::square's values.
+        template <class E>
+        inline auto square(E&& e)
+        {
+            return detail::elementwise_function(
+                "square",
+                [](auto&& x) { return detail::own_function<detail::square_fun>(std::forward<decltype(x)>(x)); },
+                std::forward<E>(e));
+        }
+
+        /// x * x * x, with xt::cube's values.
+        template <class E>
+        inline auto cube(E&& e)
+        {
+            return detail::elementwise_function(
+                "cube",
+                [](auto&& x) { return detail::own_function<detail::cube_fun>(std::forward<decltype(x)>(x)); },
                 std::forward<E>(e));
         }
 

@@ -11,13 +11,24 @@
 
 // Reductions by name (SPEC §4): xn::sum(a, {"h", "w"}) reduces the named axes and keeps the others, in
 // their order and with their names; xn::sum(a) reduces every axis into a named expression of rank 0.
-// Each is xtensor's lazy reducer of the same name over the wrapped expression.
+// Each is a lazy xtensor reducer over the wrapped expression, which the kernels evaluate:
+// - sum and prod are xt::sum and xt::prod;
+// - amax and amin give NaN as soon as a reduced element is NaN (numpy's max, PyTorch's amax; xt::amax
+//   keeps a NaN only when it comes last); nanmax and nanmin skip NaN and give NaN only when every
+//   reduced element is NaN (numpy's nanmax); the four refuse an empty axis (no value to give);
+// - mean is the sum divided by the number of reduced elements, in the element type for floating point
+//   (numpy's rule: the mean of floats is a float), in double for integers; the mean over no elements
+//   is NaN (0 / 0);
+// - nansum adds the elements that are not NaN; nanmean divides that by their count.
+// An operand that is not an elementwise tree (a reduction, a generator) is evaluated into a temporary
+// first, as the operations do (detail/xaligned_view.hpp).
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,6 +36,8 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
+#include "detail/xaligned_view.hpp"
+#include "detail/xfunctors.hpp"
 
 namespace xt
 {
@@ -135,7 +148,7 @@ namespace xt
                 {
                     auto how = plan_reduction(operation, e.metadata(), e.shape(), names, needs_elements);
                     using strategy = typename std::decay_t<E>::strategy_type;
-                    auto reducer = make(std::forward<E>(e).expression(), std::move(how.axes));
+                    auto reducer = make(as_tree(std::forward<E>(e).expression()), std::move(how.axes));
                     return xnamed<decltype(reducer), strategy>(std::move(reducer), std::move(how.kept));
                 }
                 else
@@ -145,19 +158,128 @@ namespace xt
             }
         }
 
-// xn::NAME(e, {"h", "w"}) and xn::NAME(e): xtensor's lazy reducer NAME over the named axes, or over all.
+        namespace detail
+        {
+            /// The reducer of fold F over `axes` of e, starting from F's identity element.
+            template <class F, class E>
+            inline auto fold_reducer(E&& e, std::vector<std::size_t>&& axes)
+            {
+                using value_type = typename std::decay_t<E>::value_type;
+                return xt::reduce(xt::make_xreducer_functor(F{}, xt::const_value<value_type>(
+                                                                     F::template identity<value_type>())),
+                                  std::forward<E>(e), std::move(axes));
+            }
+
+            /// The number of elements that a reduction over `axes` of `shape` takes into each result.
+            template <class S>
+            inline std::size_t reduced_count(const S& shape, const std::vector<std::size_t>& axes)
+            {
+                std::size_t count = 1;
+                for (std::size_t axis : axes)
+                {
+                    count *= static_cast<std::size_t>(shape[axis]);
+                }
+                return count;
+            }
+
+            /// The type of a mean of elements of type V: V for floating point, double for integers.
+            template <class V>
+            using mean_type = std::conditional_t<std::is_floating_point<V>::value, V, double>;
+
+            struct sum_reducer
+            {
+                template <class E>
+                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                {
+                    return xt::sum(std::forward<E>(e), std::move(axes));
+                }
+            };
+
+            struct prod_reducer
+            {
+                template <class E>
+                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                {
+                    return xt::prod(std::forward<E>(e), std::move(axes));
+                }
+            };
+
+            template <class F>
+            struct fold_reducer_of
+            {
+                template <class E>
+                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                {
+                    return fold_reducer<F>(std::forward<E>(e), std::move(axes));
+                }
+            };
+
+            using amax_reducer = fold_reducer_of<max_fold>;
+            using amin_reducer = fold_reducer_of<min_fold>;
+            using nanmax_reducer = fold_reducer_of<nanmax_fold>;
+            using nanmin_reducer = fold_reducer_of<nanmin_fold>;
+
+            struct mean_reducer
+            {
+                template <class E>
+                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                {
+                    using result_type = mean_type<typename std::decay_t<E>::value_type>;
+                    // A prvalue: the xfunction owns it (an lvalue would be held by reference).
+                    auto count = static_cast<result_type>(reduced_count(e.shape(), axes));
+                    return xt::sum<result_type>(std::forward<E>(e), std::move(axes)) / std::move(count);
+                }
+            };
+
+            struct nansum_reducer
+            {
+                template <class E>
+                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                {
+                    return xt::sum(own_function<nan_to_zero_fun>(std::forward<E>(e)), std::move(axes));
+                }
+            };
+
+            struct nanmean_reducer
+            {
+                template <class E>
+                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                {
+                    using value_type = typename std::decay_t<E>::value_type;
+                    if constexpr (std::is_floating_point<value_type>::value)
+                    {
+                        // The tree is read twice: an lvalue by reference both times, an rvalue (which
+                        // refers to its containers, or owns a temporary) moved once and copied once.
+                        const auto build = [&](auto&& summed, auto&& counted)
+                        {
+                            auto count_axes = axes;
+                            return xt::sum(own_function<nan_to_zero_fun>(std::forward<decltype(summed)>(summed)),
+                                           std::move(axes)) /
+                                   xt::sum(own_function<not_nan_fun>(std::forward<decltype(counted)>(counted)),
+                                           std::move(count_axes));
+                        };
+                        if constexpr (std::is_lvalue_reference<E>::value)
+                        {
+                            return build(e, e);
+                        }
+                        else
+                        {
+                            std::decay_t<E> copy = e;
+                            return build(std::move(e), std::move(copy));
+                        }
+                    }
+                    else
+                    {
+                        // Integers have no NaN.
+                        return mean_reducer{}(std::forward<E>(e), std::move(axes));
+                    }
+                }
+            };
+        }
+
+// xn::NAME(e, {"h", "w"}) and xn::NAME(e): the reducer of detail::NAME##_reducer over the named axes, or
+// over all.
 #define XTENSOR_NAMED_REDUCER(NAME, NEEDS_ELEMENTS)                                                          \
-    namespace detail                                                                                         \
-    {                                                                                                        \
-        struct NAME##_reducer                                                                                \
-        {                                                                                                    \
-            template <class E>                                                                               \
-            auto operator()(E&& e, std::vector<std::size_t>&& axes) const                                    \
-            {                                                                                                \
-                return xt::NAME(std::forward<E>(e), std::move(axes));                                        \
-            }                                                                                                \
-        };                                                                                                   \
-    }                                                                                                        \
     template <class E>                                                                                       \
     inline auto NAME(E&& e, const std::vector<std::string>& axes)                                            \
     {                                                                                                        \
@@ -182,6 +304,10 @@ namespace xt
         XTENSOR_NAMED_REDUCER(mean, false)
         XTENSOR_NAMED_REDUCER(amax, true)
         XTENSOR_NAMED_REDUCER(amin, true)
+        XTENSOR_NAMED_REDUCER(nansum, false)
+        XTENSOR_NAMED_REDUCER(nanmean, false)
+        XTENSOR_NAMED_REDUCER(nanmax, true)
+        XTENSOR_NAMED_REDUCER(nanmin, true)
 
 #undef XTENSOR_NAMED_REDUCER
     }

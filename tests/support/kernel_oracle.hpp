@@ -15,11 +15,13 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -125,6 +127,58 @@ namespace kernel_oracle
         const double u = std::numeric_limits<T>::epsilon() / 2;
         const double nu = static_cast<double>(n) * u;
         return 2 * nu / (1 - nu) * sum_of_magnitudes;
+    }
+
+    /// The distance between two values in units in the last place: 0 for equal values and for two NaN,
+    /// the largest value when only one is NaN.
+    template <class T>
+    long long ulp_distance(T a, T b)
+    {
+        if (std::isnan(a) || std::isnan(b))
+        {
+            return std::isnan(a) && std::isnan(b) ? 0 : std::numeric_limits<long long>::max();
+        }
+        if (a == b)
+        {
+            return 0;
+        }
+        using bits_type = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+        const auto ordered = [](T x)
+        {
+            bits_type bits;
+            std::memcpy(&bits, &x, sizeof(T));
+            // Negative values count down from the largest one, so that neighbours differ by 1.
+            return bits < 0 ? static_cast<long long>(std::numeric_limits<bits_type>::min()) - bits
+                            : static_cast<long long>(bits);
+        };
+        const long long distance = ordered(a) - ordered(b);
+        return distance < 0 ? -distance : distance;
+    }
+
+    /// Same shape and every element within `bound` units in the last place of `expected`'s.
+    template <class A, class B>
+    ::testing::AssertionResult within_ulps(const A& actual, const B& expected, long long bound)
+    {
+        using T = typename A::value_type;
+        if (!(sizes(actual.shape().begin(), actual.shape().end()) ==
+              sizes(expected.shape().begin(), expected.shape().end())))
+        {
+            return ::testing::AssertionFailure() << "shape " << shape_text(actual.shape()) << " instead of "
+                                                 << shape_text(expected.shape());
+        }
+        xt::xarray<T> a = actual;
+        xt::xarray<T> b = expected;
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            const long long distance = ulp_distance(a.flat(i), b.flat(i));
+            if (distance > bound)
+            {
+                return ::testing::AssertionFailure()
+                       << "element " << i << ": " << a.flat(i) << " instead of " << b.flat(i) << ", "
+                       << distance << " units in the last place apart (bound " << bound << ")";
+            }
+        }
+        return ::testing::AssertionSuccess();
     }
 
 } // namespace kernel_oracle

@@ -10,19 +10,18 @@
 #define XTENSOR_NAMED_DETAIL_XALIGNED_VIEW_HPP
 
 // Seed 001's broadcaster: an operand's axes permuted and size-1 axes inserted, so that xtensor's own
-// right-aligned broadcasting then lines it up as a plan says. Nothing is copied. An operand with a data
-// interface gets one xt::xstrided_view with its real strides, so the evaluation code sees them. One
-// without (an xfunction, a reducer) is read by index through an xt::xgenerator instead: xtensor 0.24's
-// flat adaptor, which a strided view would fall back on, reads wrong values under xtensor's reducers
-// (their steppers step one past the end of a reduced axis and back, and the adaptor's iterator stops at
-// the end), so xt::sum over such a view is wrong unless the reduced axis is the last.
+// right-aligned broadcasting then lines it up as a plan says. Nothing is copied from an elementwise
+// tree: the view of a leaf with a data interface is one xt::xstrided_view with its real strides (stride
+// 0 along a stretched or new axis), and the view of a function is the same function of its arguments'
+// views, so that whatever the depth, the evaluation (the kernels, or xtensor's own loops) sees strided
+// leaves. An operand that is not such a tree (a reducer, a generator, a view of a function) is
+// evaluated once into a temporary, which the view owns, when the view is built: see
+// docs/named_expressions.md.
 
-#include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -31,6 +30,8 @@
 #include "../xcompat_xtensor.hpp"
 #include "../xerrors.hpp"
 #include "../xpartial_shape.hpp"
+#include "xevaluate_into.hpp"
+#include "xreadonly_broadcast.hpp"
 
 namespace xt
 {
@@ -43,6 +44,52 @@ namespace xt
 
             /// For each axis of a view, the axis of the source that it shows, or xn::unknown for a new one.
             using axis_map = std::vector<std::int64_t>;
+
+            /**
+             * Whether `E` is an elementwise tree that views see through: leaves with a data interface,
+             * scalars, and xt::xfunction and xt::broadcast of these.
+             */
+            template <class E>
+            struct is_viewable_tree : std::bool_constant<xt::has_data_interface<E>::value>
+            {
+            };
+
+            template <class E>
+            inline constexpr bool is_viewable_tree_v = is_viewable_tree<std::decay_t<E>>::value;
+
+            template <class CT>
+            struct is_viewable_tree<xt::xscalar<CT>> : std::true_type
+            {
+            };
+
+            template <class F, class... CT>
+            struct is_viewable_tree<xt::xfunction<F, CT...>>
+                : std::bool_constant<(is_viewable_tree_v<CT> && ...)>
+            {
+            };
+
+            template <class CT, class X>
+            struct is_viewable_tree<xt::xbroadcast<CT, X>> : std::bool_constant<is_viewable_tree_v<CT>>
+            {
+            };
+
+            template <class B>
+            struct is_viewable_tree<xreadonly_broadcast<B>> : is_viewable_tree<B>
+            {
+            };
+
+            /// `e` itself when it is an elementwise tree, else `e` evaluated into a new container.
+            template <class E>
+            decltype(auto) as_tree(E&& e);
+
+            /**
+             * A view of `e` of shape `shape`: axis i shows axis `from[i]` of `e` (stretched with stride 0
+             * where that axis has size 1 and `shape[i]` does not), or is a new axis of stride 0 where
+             * `from[i]` is xn::unknown. Axes of `e` that `from` leaves out must have size 1. `e` must be
+             * an elementwise tree (is_viewable_tree); an rvalue is taken over, an lvalue referred to.
+             */
+            template <class E>
+            auto view_as(E&& e, const axis_map& from, const view_shape_type& shape);
 
             /**
              * A view of `e` whose axis i is axis `from[i]` of `e`, or a new size-1 axis where `from[i]` is
@@ -65,32 +112,6 @@ namespace xt
             auto readonly_aligned_view(E&& e, const axis_map& from);
 
             /**
-             * The element access of a view whose axis i shows axis `from[i]` of the expression (index 0
-             * where that axis has size 1), or ignores the index where `from[i]` is xn::unknown.
-             * The functor of an xt::xgenerator: every read goes through the expression's element().
-             */
-            template <class CT>
-            class aligned_reader
-            {
-            public:
-                using expression_type = std::decay_t<CT>;
-                using value_type = typename expression_type::value_type;
-
-                template <class E>
-                aligned_reader(E&& e, axis_map from);
-
-                template <class... Args>
-                value_type operator()(Args... args) const;
-
-                template <class It>
-                value_type element(It first, It last) const;
-
-            private:
-                CT m_expression;
-                axis_map m_from;
-            };
-
-            /**
              * Throws xn::broadcast_error unless a checked plan can be evaluated for operands of concrete
              * shapes: every result size known, and equal to the size xtensor's broadcasting gives the
              * aligned views (the one size other than 1 that lands there, else 1).
@@ -108,89 +129,37 @@ namespace xt
              * implementation of the views   *
              *********************************/
 
-            template <class CT>
             template <class E>
-            inline aligned_reader<CT>::aligned_reader(E&& e, axis_map from)
-                : m_expression(std::forward<E>(e)), m_from(std::move(from))
+            inline decltype(auto) as_tree(E&& e)
             {
-            }
-
-            template <class CT>
-            template <class... Args>
-            inline auto aligned_reader<CT>::operator()(Args... args) const -> value_type
-            {
-                const std::array<std::size_t, sizeof...(Args)> index{static_cast<std::size_t>(args)...};
-                return element(index.cbegin(), index.cend());
-            }
-
-            template <class CT>
-            template <class It>
-            inline auto aligned_reader<CT>::element(It first, It last) const -> value_type
-            {
-                // As xtensor reads a shorter index: the missing leading indices are 0; extra leading ones
-                // are ignored.
-                const std::size_t rank = m_from.size();
-                const auto count = static_cast<std::size_t>(std::distance(first, last));
-                if (count > rank)
+                if constexpr (is_viewable_tree_v<E>)
                 {
-                    std::advance(first, count - rank);
+                    return std::forward<E>(e);
                 }
-                xt::svector<std::size_t, 8> index(rank, 0);
-                std::copy(first, last,
-                          index.begin() + static_cast<std::ptrdiff_t>(rank - std::min(count, rank)));
-                const auto& source_shape = m_expression.shape();
-                xt::svector<std::size_t, 8> source(m_expression.dimension(), 0);
-                for (std::size_t i = 0; i < rank; ++i)
+                else
                 {
-                    if (m_from[i] != named::unknown)
-                    {
-                        const auto axis = static_cast<std::size_t>(m_from[i]);
-                        source[axis] = source_shape[axis] == 1 ? 0 : index[i];
-                    }
+                    return evaluated(e);
                 }
-                return m_expression.element(source.cbegin(), source.cend());
             }
 
-            /// A read-only view of `e` of shape `shape` through aligned_reader.
-            template <class E>
-            inline auto indexed_view(E&& e, const axis_map& from, view_shape_type shape)
-            {
-                using reader_type = aligned_reader<xt::const_xclosure_t<E>>;
-                return xt::detail::make_xgenerator(reader_type(std::forward<E>(e), from), std::move(shape));
-            }
-
-            /// The strides of `e` as a view sees them: its own, or row-major ones for an expression without
-            /// a data interface.
+            /// The strides of `e`, which has a data interface, as a view sees them.
             template <class E>
             inline view_strides_type source_strides(const E& e)
             {
                 view_strides_type strides(e.dimension());
-                if constexpr (xt::has_data_interface<std::decay_t<E>>::value)
+                const auto& own = e.strides();
+                for (std::size_t i = 0; i < strides.size(); ++i)
                 {
-                    const auto& own = e.strides();
-                    for (std::size_t i = 0; i < strides.size(); ++i)
-                    {
-                        strides[i] = static_cast<std::ptrdiff_t>(own[i]);
-                    }
-                }
-                else
-                {
-                    xt::compute_strides(e.shape(), XTENSOR_DEFAULT_TRAVERSAL, strides);
+                    strides[i] = static_cast<std::ptrdiff_t>(own[i]);
                 }
                 return strides;
             }
 
+            /// The offset of element (0, ..., 0) of `e`, which has a data interface, in its storage.
             template <class E>
             inline std::size_t source_offset(const E& e)
             {
-                if constexpr (xt::has_data_interface<std::decay_t<E>>::value)
-                {
-                    return static_cast<std::size_t>(e.data_offset());
-                }
-                else
-                {
-                    return 0;
-                }
+                return static_cast<std::size_t>(e.data_offset());
             }
 
             inline xt::layout_type layout_of(const view_shape_type& shape, const view_strides_type& strides)
@@ -223,63 +192,193 @@ namespace xt
                 return xt::layout_type::dynamic;
             }
 
-            template <class E>
-            inline auto aligned_view(E&& e, const axis_map& from)
+            /// The map of an argument of rank `rank` inside an expression of rank `outer_rank` (xtensor
+            /// lines arguments up from the right): the outer map `from`, shifted, new where the argument
+            /// has no such axis.
+            inline axis_map argument_map(const axis_map& from, std::size_t outer_rank, std::size_t rank)
             {
-                const auto& source_shape = e.shape();
-                view_shape_type shape(from.size());
+                const auto lead = static_cast<std::int64_t>(outer_rank - rank);
+                axis_map result(from.size(), named::unknown);
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
-                    shape[i] =
-                        from[i] == named::unknown
-                            ? 1
-                            : static_cast<std::size_t>(source_shape[static_cast<std::size_t>(from[i])]);
-                }
-                if constexpr (xt::has_data_interface<std::decay_t<E>>::value)
-                {
-                    const auto source = source_strides(e);
-                    view_strides_type strides(from.size());
-                    for (std::size_t i = 0; i < from.size(); ++i)
+                    if (from[i] != named::unknown && from[i] >= lead)
                     {
-                        strides[i] =
-                            from[i] == named::unknown ? 0 : source[static_cast<std::size_t>(from[i])];
+                        result[i] = from[i] - lead;
                     }
-                    const std::size_t offset = source_offset(e);
-                    const xt::layout_type layout = layout_of(shape, strides);
-                    return xt::strided_view(std::forward<E>(e), std::move(shape), std::move(strides), offset,
-                                            layout);
+                }
+                return result;
+            }
+
+            /// Argument I of the xfunction `f`: moved out of an rvalue that owns it, else referred to.
+            template <std::size_t I, class F>
+            inline decltype(auto) function_argument(F&& f) noexcept
+            {
+                using tuple_type = typename std::decay_t<F>::tuple_type;
+                using closure = std::tuple_element_t<I, tuple_type>;
+                if constexpr (!std::is_lvalue_reference<F>::value && !std::is_reference<closure>::value)
+                {
+                    // xfunction gives its arguments only as const; this rvalue owns them and is not const.
+                    return std::move(std::get<I>(const_cast<tuple_type&>(f.arguments())));
                 }
                 else
                 {
-                    return indexed_view(std::forward<E>(e), from, std::move(shape));
+                    return std::get<I>(f.arguments());
+                }
+            }
+
+            /// The expression under the xt::xbroadcast `b`: moved out of an rvalue that owns it.
+            template <class CT, class X, class B>
+            inline decltype(auto) broadcast_argument(B&& b) noexcept
+            {
+                using inner_type = std::decay_t<CT>;
+                if constexpr (!std::is_lvalue_reference<B>::value && !std::is_reference<CT>::value)
+                {
+                    // xbroadcast gives its expression only as const; this rvalue owns it and is not const.
+                    return std::move(const_cast<inner_type&>(b.expression()));
+                }
+                else
+                {
+                    return b.expression();
+                }
+            }
+
+            /// The xt::xbroadcast that an explicit broadcast's read-only view is.
+            template <class B>
+            struct broadcast_of
+            {
+                using type = void;
+            };
+
+            template <class CT, class X>
+            struct broadcast_of<xt::xbroadcast<CT, X>>
+            {
+                using type = xt::xbroadcast<CT, X>;
+                using closure = CT;
+                using shape = X;
+            };
+
+            template <class B>
+            struct broadcast_of<xreadonly_broadcast<B>> : broadcast_of<B>
+            {
+            };
+
+            template <class E>
+            inline auto view_leaf(E&& e, const axis_map& from, const view_shape_type& shape)
+            {
+                const auto& source_shape = e.shape();
+                const auto source = source_strides(e);
+                view_strides_type strides(from.size());
+                for (std::size_t i = 0; i < from.size(); ++i)
+                {
+                    const bool present = from[i] != named::unknown;
+                    const auto axis = present ? static_cast<std::size_t>(from[i]) : 0;
+                    const bool stepped = present && static_cast<std::size_t>(source_shape[axis]) == shape[i];
+                    strides[i] = stepped ? source[axis] : 0;
+                }
+                const std::size_t offset = source_offset(e);
+                view_shape_type view_shape = shape;
+                const xt::layout_type layout = layout_of(view_shape, strides);
+                return xt::strided_view(std::forward<E>(e), std::move(view_shape), std::move(strides), offset,
+                                        layout);
+            }
+
+            template <class F, class E, std::size_t... I>
+            inline auto view_function(E&& e, const axis_map& from, const view_shape_type& shape,
+                                      std::index_sequence<I...>)
+            {
+                const std::size_t rank = e.dimension();
+                const auto argument_view = [&](auto&& argument) -> decltype(auto)
+                {
+                    using argument_type = decltype(argument);
+                    if constexpr (xt::is_xscalar<std::decay_t<argument_type>>::value)
+                    {
+                        return std::forward<argument_type>(argument);
+                    }
+                    else
+                    {
+                        return view_as(std::forward<argument_type>(argument),
+                                       argument_map(from, rank, argument.dimension()), shape);
+                    }
+                };
+                using result_type =
+                    xt::xfunction<F, xt::xclosure_t<decltype(argument_view(
+                                         function_argument<I>(std::forward<E>(e))))>...>;
+                return result_type(F(e.functor()), argument_view(function_argument<I>(std::forward<E>(e)))...);
+            }
+
+            template <class E>
+            inline auto view_as(E&& e, const axis_map& from, const view_shape_type& shape)
+            {
+                using expression_type = std::decay_t<E>;
+                static_assert(is_viewable_tree_v<E>, "view_as takes an elementwise tree: see as_tree.");
+                if constexpr (xt::has_data_interface<expression_type>::value)
+                {
+                    return view_leaf(std::forward<E>(e), from, shape);
+                }
+                else if constexpr (xt::is_xscalar<expression_type>::value)
+                {
+                    // A scalar on its own (under xt::broadcast: xt::ones) takes the shape explicitly.
+                    return xt::broadcast(std::forward<E>(e), shape);
+                }
+                else if constexpr (!std::is_void<typename broadcast_of<expression_type>::type>::value)
+                {
+                    using broadcast = broadcast_of<expression_type>;
+                    using base = typename broadcast::type;
+                    // An explicit broadcast's read-only view is seen as the xt::xbroadcast it derives from.
+                    auto&& as_base = static_cast<std::conditional_t<std::is_lvalue_reference<E>::value,
+                                                                    const base&, base&&>>(e);
+                    const std::size_t rank = as_base.dimension();
+                    decltype(auto) inner = broadcast_argument<typename broadcast::closure, typename broadcast::shape>(
+                        std::forward<decltype(as_base)>(as_base));
+                    return view_as(std::forward<decltype(inner)>(inner), argument_map(from, rank, inner.dimension()),
+                                   shape);
+                }
+                else
+                {
+                    return view_function<typename expression_type::functor_type>(
+                        std::forward<E>(e), from, shape,
+                        std::make_index_sequence<std::tuple_size<typename expression_type::tuple_type>::value>{});
+                }
+            }
+
+            /// The shape of aligned_view(e, from): e's sizes where `from` names an axis, 1 elsewhere.
+            template <class S>
+            inline view_shape_type aligned_shape(const S& source_shape, const axis_map& from)
+            {
+                view_shape_type shape(from.size());
+                for (std::size_t i = 0; i < from.size(); ++i)
+                {
+                    shape[i] = from[i] == named::unknown
+                                   ? 1
+                                   : static_cast<std::size_t>(source_shape[static_cast<std::size_t>(from[i])]);
+                }
+                return shape;
+            }
+
+            template <class E>
+            inline auto aligned_view(E&& e, const axis_map& from)
+            {
+                if constexpr (is_viewable_tree_v<E>)
+                {
+                    const view_shape_type shape = aligned_shape(e.shape(), from);
+                    return view_as(std::forward<E>(e), from, shape);
+                }
+                else
+                {
+                    return aligned_view(evaluated(e), from);
                 }
             }
 
             template <class E>
             inline auto broadcast_view(E&& e, const axis_map& from, const view_shape_type& shape)
             {
-                if constexpr (xt::has_data_interface<std::decay_t<E>>::value)
+                if constexpr (is_viewable_tree_v<E>)
                 {
-                    const auto source = source_strides(e);
-                    const auto& source_shape = e.shape();
-                    view_strides_type strides(from.size());
-                    for (std::size_t i = 0; i < from.size(); ++i)
-                    {
-                        const bool present = from[i] != named::unknown;
-                        const auto axis = present ? static_cast<std::size_t>(from[i]) : 0;
-                        const bool stepped =
-                            present && static_cast<std::size_t>(source_shape[axis]) == shape[i];
-                        strides[i] = stepped ? source[axis] : 0;
-                    }
-                    const std::size_t offset = source_offset(e);
-                    view_shape_type view_shape = shape;
-                    const xt::layout_type layout = layout_of(view_shape, strides);
-                    return xt::strided_view(std::forward<E>(e), std::move(view_shape), std::move(strides),
-                                            offset, layout);
+                    return view_as(std::forward<E>(e), from, shape);
                 }
                 else
                 {
-                    return indexed_view(std::forward<E>(e), from, shape);
+                    return view_as(evaluated(e), from, shape);
                 }
             }
 

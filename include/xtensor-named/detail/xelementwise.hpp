@@ -233,6 +233,21 @@ namespace xt
                 }
             }
 
+            /// The xtensor expression of an operand with axes as an elementwise tree (evaluated into a
+            /// temporary if it is none, see as_tree); a scalar as it is.
+            template <class A>
+            inline decltype(auto) operand_tree(A&& a)
+            {
+                if constexpr (is_array_operand_v<A>)
+                {
+                    return as_tree(detail::unwrap(std::forward<A>(a)));
+                }
+                else
+                {
+                    return std::forward<A>(a);
+                }
+            }
+
             /// The position of each operand among the array operands (meaningless for a scalar).
             template <class... A>
             constexpr std::array<std::size_t, sizeof...(A)> array_positions() noexcept
@@ -343,7 +358,7 @@ namespace xt
                 {
                     // One operand with axes lines up with nothing: it keeps its axes, unviewed.
                     auto metadata = single_metadata(args...);
-                    auto expression = make(detail::unwrap(std::forward<A>(args))...);
+                    auto expression = make(operand_tree(std::forward<A>(args))...);
                     return xnamed<decltype(expression), S>(std::move(expression), std::move(metadata));
                 }
                 else

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -35,12 +36,15 @@ namespace xt
              * library's kernels and returns true; returns false without touching `out` when the kernels
              * do not cover the pair: then assign with xtensor.
              *
-             * Covered: `out` an xtensor container or strided view of float or double, `e` an elementwise
-             * expression of + - * / and unary -/+ over containers, strided views, scalars and
-             * xt::broadcast of these (all of `out`'s element type), a materialising xt::broadcast or a
-             * plain copy of such an operand, or a lazy xt::sum over axes of such an expression.
-             * Elementwise values equal xtensor's bit for bit; sums too, except when the innermost axis
-             * is summed (then lanes are summed apart: see lane_sum_sink).
+             * Covered: `out` an xtensor container or strided view of float, double or bool; `e` an
+             * elementwise tree of the functions of xkernel_ops.hpp (arithmetic, comparisons, logical
+             * operations, where, minimum and maximum, xsimd's math functions) over containers, strided
+             * views, scalars, xt::broadcast of these and reducers, computed in float or double with
+             * operands of other arithmetic types converted as C++ converts them; or a reducer with a
+             * fold the kernels know (sum, prod and the library's amax, amin, nanmax, nanmin) over such a
+             * tree. Arithmetic, comparisons and selections give xtensor's values bit for bit; sums and
+             * products too, except when the innermost axis is reduced (then lanes are folded apart:
+             * see lane_fold_sink).
              * An `out` that shares memory with an operand is evaluated in place when every such operand
              * reads exactly the element being written, through a temporary otherwise.
              * Defining XTENSOR_NAMED_DISABLE_KERNELS leaves everything to xtensor.
@@ -48,7 +52,7 @@ namespace xt
             template <class O, class E>
             bool try_kernel_assign(O& out, const E& e);
 
-            /// Whether `O` is an output the kernels write: a float or double array with a data pointer.
+            /// Whether `O` is an output the kernels write: a float, double or bool array with a data pointer.
             template <class O, class = void>
             struct is_kernel_output : std::false_type
             {
@@ -61,16 +65,27 @@ namespace xt
                                decltype(std::declval<const O&>().strides()),
                                decltype(std::declval<const O&>().shape()), typename O::value_type>>
                 : std::bool_constant<
-                      (std::is_same<typename O::value_type, float>::value ||
-                       std::is_same<typename O::value_type, double>::value) &&
+                      (is_kernel_lane_v<typename O::value_type> ||
+                       std::is_same<typename O::value_type, bool>::value) &&
                       std::is_same<decltype(std::declval<O&>().data()), typename O::value_type*>::value>
             {
             };
 
-            /// Whether the kernels evaluate `E` elementwise into elements of type `T`.
+            /// Whether the kernels evaluate `E` elementwise in lanes of `T`.
+            template <class T, class E, bool = is_kernel_lane_v<T>>
+            struct is_kernel_elementwise : std::false_type
+            {
+            };
+
             template <class T, class E>
-            inline constexpr bool is_kernel_elementwise_v =
-                kernel_node<T, E>::supported && !xt::is_xscalar<std::decay_t<E>>::value;
+            struct is_kernel_elementwise<T, E, true>
+                : std::bool_constant<kernel_node<T, E>::supported && !xt::is_xscalar<std::decay_t<E>>::value &&
+                                     !is_xreducer<std::decay_t<E>>::value>
+            {
+            };
+
+            template <class T, class E>
+            inline constexpr bool is_kernel_elementwise_v = is_kernel_elementwise<T, E>::value;
 
             /// Whether `O` can be resized to a shape of `rank` axes as xtensor's assignment resizes it.
             template <class O>
@@ -108,7 +123,8 @@ namespace xt
 
             /**
              * Walks the leaves of an expression in order and fills operands 1, 2, ... of a layout with
-             * their strides in the layout's index space, keeping their pointers and memory spans.
+             * their strides in the layout's index space, keeping where they are in memory. Reducers in
+             * the tree are evaluated here, into temporaries that live as long as the collector.
              */
             template <class T, std::size_t L>
             class kernel_collector
@@ -121,8 +137,11 @@ namespace xt
                 {
                 }
 
-                template <class S, class St>
-                void strided(const T* data, const S& shape, const St& strides)
+                kernel_collector(const kernel_collector&) = delete;
+                kernel_collector& operator=(const kernel_collector&) = delete;
+
+                template <class U, class S, class St>
+                void strided(const U* data, const S& shape, const St& strides)
                 {
                     if (m_leaf >= L)
                     {
@@ -130,7 +149,10 @@ namespace xt
                         return;
                     }
                     m_ok = m_ok && m_layout.set_right_aligned(m_operand, shape, strides);
-                    m_pointer[m_leaf] = data;
+                    kernel_leaf_ref<T>& leaf = m_leaves[m_leaf];
+                    leaf.data = reinterpret_cast<const char*>(data);
+                    leaf.element_bytes = static_cast<kernel_index>(sizeof(U));
+                    leaf.convert = std::is_same<U, T>::value ? nullptr : &kernel_convert<T, U>;
                     m_span[m_leaf] = span_of(shape, strides);
                     ++m_leaf;
                     ++m_operand;
@@ -145,10 +167,27 @@ namespace xt
                     }
                     m_scalar[m_leaf] = value;
                     // Stride 0 along every axis: the layout's strides start at 0.
-                    m_pointer[m_leaf] = &m_scalar[m_leaf];
+                    m_leaves[m_leaf] = kernel_leaf_ref<T>{reinterpret_cast<const char*>(&m_scalar[m_leaf])};
                     m_span[m_leaf] = memory_span{};
                     ++m_leaf;
                     ++m_operand;
+                }
+
+                /// A reducer of the tree, evaluated now (by the kernels where they can) and read as a leaf.
+                template <class R>
+                void materialize(const R& reducer)
+                {
+                    using value_type = typename R::value_type;
+                    auto temporary = std::make_shared<xt::xarray<value_type>>();
+                    if (!try_kernel_assign(*temporary, reducer))
+                    {
+                        xt::noalias(*temporary) = reducer;
+                    }
+                    strided(static_cast<const value_type*>(temporary->data()), temporary->shape(),
+                            temporary->strides());
+                    // Nothing else sees the temporary: the output cannot share its memory.
+                    m_span[m_leaf - 1] = memory_span{};
+                    m_temporaries.push_back(std::move(temporary));
                 }
 
                 /// Whether every leaf fits the layout's shape.
@@ -157,17 +196,19 @@ namespace xt
                     return m_ok && m_leaf == L;
                 }
 
-                const std::array<const T*, slots>& pointers() const noexcept
+                const kernel_leaves<T, L>& leaves() const noexcept
                 {
-                    return m_pointer;
+                    return m_leaves;
                 }
 
-                /// Whether a leaf shares memory with `[data + span.low, data + span.high]`.
-                bool overlaps_with(const T* data, const memory_span& span) const noexcept
+                /// Whether a leaf shares memory with the `element_bytes`-sized elements
+                /// `[data + span.low, data + span.high]`.
+                bool overlaps_with(const void* data, std::size_t element_bytes, const memory_span& span) const noexcept
                 {
                     for (std::size_t k = 0; k < L; ++k)
                     {
-                        if (overlaps(m_pointer[k], m_span[k], data, span))
+                        if (overlaps(m_leaves[k].data, static_cast<std::size_t>(m_leaves[k].element_bytes),
+                                     m_span[k], data, element_bytes, span))
                         {
                             return true;
                         }
@@ -176,17 +217,24 @@ namespace xt
                 }
 
                 /// Whether every leaf that shares memory with the output (operand 0) reads exactly the
-                /// element it writes: then evaluating in place is safe.
-                bool reads_in_place(const T* data, const memory_span& span) const noexcept
+                /// element it writes, as an element of the same type: then evaluating in place is safe.
+                template <class O>
+                bool reads_in_place(const O* data, const memory_span& span) const noexcept
                 {
                     for (std::size_t k = 0; k < L; ++k)
                     {
-                        if (!overlaps(m_pointer[k], m_span[k], data, span))
+                        const kernel_leaf_ref<T>& leaf = m_leaves[k];
+                        if (!overlaps(leaf.data, static_cast<std::size_t>(leaf.element_bytes), m_span[k], data,
+                                      sizeof(O), span))
                         {
                             continue;
                         }
                         const std::size_t operand = m_operand - L + k;
-                        if (m_pointer[k] + m_layout.offset(operand) != data + m_layout.offset(0))
+                        const bool same_element =
+                            leaf.element_bytes == static_cast<kernel_index>(sizeof(O)) &&
+                            leaf.at(m_layout.offset(operand)) ==
+                                reinterpret_cast<const char*>(data + m_layout.offset(0));
+                        if (!same_element || !std::is_same<O, T>::value)
                         {
                             return false;
                         }
@@ -206,10 +254,11 @@ namespace xt
                 std::size_t m_operand;
                 std::size_t m_leaf = 0;
                 bool m_ok = true;
-                std::array<const T*, slots> m_pointer{};
+                kernel_leaves<T, L> m_leaves{};
                 std::array<memory_span, slots> m_span{};
                 // Scalars live here for the duration of the evaluation; the leaves point to them.
                 std::array<T, slots> m_scalar{};
+                std::vector<std::shared_ptr<const void>> m_temporaries;
             };
 
             template <class S>
@@ -247,16 +296,24 @@ namespace xt
                 return !resize || kernel_resizable<O>::accepts(shape.size());
             }
 
-            /// out = copy of `source`, both of `shape`, through the elementwise kernel.
+            /// out = `source` converted to out's element type, both of the same shape, through the
+            /// elementwise kernel (xtensor's assignment for a bool source).
             template <class O, class T>
             inline void kernel_copy(O& out, const xt::xarray<T>& source)
             {
-                kernel_layout layout(kernel_shape(source.shape()), 2);
-                layout.set_right_aligned(0, out.shape(), out.strides());
-                layout.set_right_aligned(1, source.shape(), source.strides());
-                std::array<const T*, 1> leaves{source.data()};
-                run_elementwise<kernel_leaf<T, xt::xarray<T>>, T, 1>(layout, out.data() + out.data_offset(),
-                                                                     leaves);
+                if constexpr (is_kernel_lane_v<T>)
+                {
+                    kernel_layout layout(kernel_shape(source.shape()), 2);
+                    layout.set_right_aligned(0, out.shape(), out.strides());
+                    layout.set_right_aligned(1, source.shape(), source.strides());
+                    kernel_leaves<T, 1> leaves{};
+                    leaves[0].data = reinterpret_cast<const char*>(source.data());
+                    run_elementwise<kernel_row_leaf<T>, T, 1>(layout, out.data() + out.data_offset(), leaves);
+                }
+                else
+                {
+                    xt::noalias(out) = source;
+                }
             }
 
             /// Runs `evaluate(data, strides)` on `out`, or on a temporary copied into `out` afterwards when
@@ -284,11 +341,12 @@ namespace xt
                 evaluate(out.data() + out.data_offset(), out.strides());
             }
 
-            template <class O, class E>
+            /// try_kernel_assign of an elementwise tree, evaluated in lanes of T.
+            template <class T, class O, class E>
             inline bool kernel_assign_elementwise(O& out, const E& e)
             {
                 using value_type = typename O::value_type;
-                using node = kernel_node<value_type, E>;
+                using node = kernel_node<T, E>;
                 constexpr std::size_t leaves = node::leaves;
 
                 const kernel_sizes shape = kernel_shape(e.shape());
@@ -298,7 +356,7 @@ namespace xt
                     return false;
                 }
                 kernel_layout layout(shape, leaves + 1);
-                kernel_collector<value_type, leaves> collector(layout, 1);
+                kernel_collector<T, leaves> collector(layout, 1);
                 node::collect(e, collector);
                 if (!collector.ok())
                 {
@@ -308,7 +366,7 @@ namespace xt
                 const value_type* out_data = out.data() + out.data_offset();
                 const memory_span out_span = span_of(out.shape(), out.strides());
                 bool through_temporary = false;
-                if (collector.overlaps_with(out_data, out_span))
+                if (collector.overlaps_with(out_data, sizeof(value_type), out_span))
                 {
                     // In place (out = out + b) is safe only where the output does not move and every
                     // shared leaf reads the element being written.
@@ -320,8 +378,8 @@ namespace xt
                                      {
                                          kernel_layout run_layout = layout;
                                          run_layout.set_right_aligned(0, shape, strides);
-                                         run_elementwise<node, value_type, leaves>(run_layout, data,
-                                                                                   collector.pointers());
+                                         run_elementwise<node, T, leaves>(run_layout, data,
+                                                                          collector.leaves());
                                      });
                 return true;
             }
@@ -456,12 +514,14 @@ namespace xt
                 return true;
             }
 
+            /// try_kernel_assign of a nest of reducers, whose value type `out` shares.
             template <class O, class E>
-            inline bool kernel_assign_sums(O& out, const E& e)
+            inline bool kernel_assign_reduction(O& out, const E& e)
             {
                 using value_type = typename O::value_type;
                 using reduction = kernel_reduction<value_type, std::decay_t<E>>;
                 using node = typename reduction::node;
+                using fold = typename reduction::fold;
                 constexpr std::size_t leaves = node::leaves;
 
                 const auto& innermost = kernel_innermost<value_type>(e);
@@ -495,8 +555,8 @@ namespace xt
                 {
                     return false;
                 }
-                const bool through_temporary = collector.overlaps_with(out.data() + out.data_offset(),
-                                                                       span_of(out.shape(), out.strides()));
+                const bool through_temporary = collector.overlaps_with(
+                    out.data() + out.data_offset(), sizeof(value_type), span_of(out.shape(), out.strides()));
                 const bool empty_output =
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
                 kernel_evaluate_into(
@@ -519,8 +579,32 @@ namespace xt
                                 run_layout.stride(space[q], 0) = static_cast<kernel_index>(strides[q]);
                             }
                         }
-                        run_sums<node, value_type, leaves>(run_layout, stages, data, collector.pointers());
+                        run_sums<node, fold, value_type, leaves>(run_layout, stages, data, collector.leaves());
                     });
+                return true;
+            }
+
+            /// try_kernel_assign of a nest of reducers of value type T into an output of another type:
+            /// through a temporary of T, converted as xtensor's assignment converts.
+            template <class T, class O, class E>
+            inline bool kernel_assign_reduction_converted(O& out, const E& e)
+            {
+                const kernel_sizes shape = kernel_shape(e.shape());
+                bool resize = false;
+                if (!kernel_output_fits(out, shape, resize))
+                {
+                    return false;
+                }
+                xt::xarray<T> temporary;
+                if (!kernel_assign_reduction(temporary, e))
+                {
+                    return false;
+                }
+                if (resize)
+                {
+                    kernel_resize(out, shape);
+                }
+                kernel_copy(out, temporary);
                 return true;
             }
 
@@ -532,7 +616,7 @@ namespace xt
                 static_cast<void>(out);
                 static_cast<void>(e);
                 return false;
-#endif
+#else
                 if constexpr (!is_kernel_output<O>::value)
                 {
                     return false;
@@ -540,19 +624,29 @@ namespace xt
                 else
                 {
                     using value_type = typename O::value_type;
-                    if constexpr (kernel_reduction<value_type, std::decay_t<E>>::supported)
+                    using expression_value = typename std::decay_t<E>::value_type;
+                    using lane = kernel_lane_t<E>;
+                    if constexpr (kernel_reduction<expression_value, std::decay_t<E>>::supported)
                     {
-                        return kernel_assign_sums(out, e);
+                        if constexpr (std::is_same<value_type, expression_value>::value)
+                        {
+                            return kernel_assign_reduction(out, e);
+                        }
+                        else
+                        {
+                            return kernel_assign_reduction_converted<expression_value>(out, e);
+                        }
                     }
-                    else if constexpr (is_kernel_elementwise_v<value_type, E>)
+                    else if constexpr (is_kernel_elementwise_v<lane, E>)
                     {
-                        return kernel_assign_elementwise(out, e);
+                        return kernel_assign_elementwise<lane>(out, e);
                     }
                     else
                     {
                         return false;
                     }
                 }
+#endif
             }
         } // namespace detail
     }     // namespace named

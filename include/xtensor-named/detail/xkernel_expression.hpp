@@ -9,10 +9,13 @@
 #ifndef XTENSOR_NAMED_DETAIL_XKERNEL_EXPRESSION_HPP
 #define XTENSOR_NAMED_DETAIL_XKERNEL_EXPRESSION_HPP
 
-// Which xtensor expressions the kernels evaluate themselves, and how: an expression is a tree of
-// xfunctions of + - * / and unary -/+, over leaves that have a data pointer and strides (containers,
-// strided views, adaptors), scalars, and xt::broadcast of any of these. The tree is walked at compile
-// time; at run time the leaves of a run of elements come from a row (see xkernel_row.hpp).
+// Which xtensor expressions the kernels evaluate themselves, and how. An expression is a tree of
+// xfunctions of the functors of xkernel_ops.hpp over leaves: operands with a data pointer and strides
+// (containers, strided views, adaptors) of any arithmetic element type that converts exactly to the
+// evaluation's lane type T, scalars, xt::broadcast of these, and reducers, which are evaluated into a
+// temporary first. The tree is walked at compile time; at run time the leaves of a run of elements
+// come from a row (see xkernel_row.hpp). Every node gives its lanes as values of T or as masks, as its
+// parent asks: a mask used as a value is 1 or 0, a value used as a mask is "not 0", as in C++.
 
 #include <array>
 #include <cstddef>
@@ -22,6 +25,7 @@
 
 #include "../xcompat_xsimd.hpp"
 #include "../xcompat_xtensor.hpp"
+#include "xkernel_ops.hpp"
 #include "xkernel_row.hpp"
 #include "xreadonly_broadcast.hpp"
 
@@ -31,112 +35,60 @@ namespace xt
     {
         namespace detail
         {
-            /// The arithmetic the kernels evaluate themselves: exact in IEEE arithmetic in any order of
-            /// elements, so that a SIMD lane gives what xtensor's scalar loop gives.
-            template <class F>
-            struct kernel_op
-            {
-                static constexpr std::size_t arity = 0;
-            };
+            /// The lane types of the kernels.
+            template <class T>
+            inline constexpr bool is_kernel_lane_v = std::is_same<T, float>::value ||
+                                                     std::is_same<T, double>::value;
 
-            template <>
-            struct kernel_op<xt::detail::plus>
-            {
-                static constexpr std::size_t arity = 2;
-
-                template <class V>
-                static V apply(const V& a, const V& b) noexcept
-                {
-                    return a + b;
-                }
-            };
-
-            template <>
-            struct kernel_op<xt::detail::minus>
-            {
-                static constexpr std::size_t arity = 2;
-
-                template <class V>
-                static V apply(const V& a, const V& b) noexcept
-                {
-                    return a - b;
-                }
-            };
-
-            template <>
-            struct kernel_op<xt::detail::multiplies>
-            {
-                static constexpr std::size_t arity = 2;
-
-                template <class V>
-                static V apply(const V& a, const V& b) noexcept
-                {
-                    return a * b;
-                }
-            };
-
-            template <>
-            struct kernel_op<xt::detail::divides>
-            {
-                static constexpr std::size_t arity = 2;
-
-                template <class V>
-                static V apply(const V& a, const V& b) noexcept
-                {
-                    return a / b;
-                }
-            };
-
-            template <>
-            struct kernel_op<xt::detail::negate>
-            {
-                static constexpr std::size_t arity = 1;
-
-                template <class V>
-                static V apply(const V& a) noexcept
-                {
-                    return -a;
-                }
-            };
-
-            template <>
-            struct kernel_op<xt::detail::identity>
-            {
-                static constexpr std::size_t arity = 1;
-
-                template <class V>
-                static V apply(const V& a) noexcept
-                {
-                    return a;
-                }
-            };
-
-            /// Whether `E` is an operand with a data pointer and strides whose elements are `T`.
-            template <class T, class E, class = void>
-            struct is_kernel_leaf : std::false_type
+            /// Whether elements of `U` become `T` in an expression computed in `T` exactly as C++ converts
+            /// them there: `U` is `T`, or `T` is the common type (an integer, a bool, a float in double).
+            template <class T, class U, bool = std::is_arithmetic<U>::value>
+            struct kernel_converts : std::false_type
             {
             };
 
+            template <class T, class U>
+            struct kernel_converts<T, U, true> : std::is_same<std::common_type_t<T, U>, T>
+            {
+            };
+
+            template <class T, class U>
+            inline constexpr bool kernel_converts_v = kernel_converts<T, U>::value;
+
+            /// The element type of an operand with a data pointer and strides, or void.
+            template <class E, class = void>
+            struct kernel_data_element
+            {
+                using type = void;
+            };
+
+            template <class E>
+            struct kernel_data_element<
+                E, std::void_t<decltype(std::declval<const E&>().data()),
+                               decltype(std::declval<const E&>().data_offset()),
+                               decltype(std::declval<const E&>().strides()),
+                               decltype(std::declval<const E&>().shape()), typename E::value_type>>
+            {
+                using pointer = decltype(std::declval<const E&>().data());
+                using element = std::remove_cv_t<std::remove_pointer_t<pointer>>;
+                using type = std::conditional_t<std::is_pointer<pointer>::value &&
+                                                    std::is_same<element, typename E::value_type>::value,
+                                                element, void>;
+            };
+
+            template <class E>
+            using kernel_data_element_t = typename kernel_data_element<std::decay_t<E>>::type;
+
+            /// Whether `E` is a leaf with a data pointer whose elements convert exactly to `T`.
             template <class T, class E>
-            struct is_kernel_leaf<
-                T, E,
-                std::void_t<decltype(std::declval<const E&>().data()),
-                            decltype(std::declval<const E&>().data_offset()),
-                            decltype(std::declval<const E&>().strides()),
-                            decltype(std::declval<const E&>().shape()), typename E::value_type>>
-                : std::bool_constant<
-                      std::is_pointer<decltype(std::declval<const E&>().data())>::value &&
-                      std::is_same<
-                          std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<const E&>().data())>>,
-                          T>::value &&
-                      std::is_same<typename E::value_type, T>::value>
+            struct is_kernel_leaf : std::bool_constant<kernel_converts_v<T, kernel_data_element_t<E>>>
             {
             };
 
             template <class T, class E>
             struct kernel_node_select;
 
-            /// The compile-time description of expression `E` evaluated with elements of type `T`.
+            /// The compile-time description of expression `E` evaluated in lanes of type `T`.
             template <class T, class E>
             using kernel_node = typename kernel_node_select<T, std::decay_t<E>>::type;
 
@@ -147,18 +99,31 @@ namespace xt
                 static constexpr std::size_t leaves = 0;
             };
 
-            template <class T, class E>
-            struct kernel_leaf
+            /// The loads of a node whose lanes are values (`Node::load`, `Node::load_scalar`), as masks.
+            template <class T, class Node>
+            struct kernel_masks_from_values
+            {
+                template <std::size_t I, class Row>
+                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                {
+                    return simd::nonzero<T>(Node::template load<I>(row, i));
+                }
+
+                template <std::size_t I, class Row>
+                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                {
+                    return Node::template load_scalar<I>(row, i) != T(0);
+                }
+            };
+
+            /// A leaf of the row: an operand read from memory, converted to T as it is gathered where its
+            /// elements are another type.
+            template <class T>
+            struct kernel_row_leaf : kernel_masks_from_values<T, kernel_row_leaf<T>>
             {
                 using value_type = T;
                 static constexpr bool supported = true;
                 static constexpr std::size_t leaves = 1;
-
-                template <class C>
-                static void collect(const E& e, C& collector)
-                {
-                    collector.strided(e.data() + e.data_offset(), e.shape(), e.strides());
-                }
 
                 template <std::size_t I, class Row>
                 static simd::batch<T> load(const Row& row, std::size_t i) noexcept
@@ -173,16 +138,27 @@ namespace xt
                 }
             };
 
+            template <class T, class E>
+            struct kernel_leaf : kernel_row_leaf<T>
+            {
+                using element_type = kernel_data_element_t<E>;
+
+                template <class C>
+                static void collect(const E& e, C& collector)
+                {
+                    collector.template strided<element_type>(e.data() + e.data_offset(), e.shape(),
+                                                             e.strides());
+                }
+            };
+
             template <class T, class CT>
-            struct kernel_scalar : kernel_leaf<T, xt::xscalar<CT>>
+            struct kernel_scalar : kernel_row_leaf<T>
             {
                 using scalar_type = std::decay_t<CT>;
 
-                // C++ converts an integer (or a narrower floating point) scalar to T before the
-                // operation, so converting it once gives the same values; a wider scalar does not.
-                static constexpr bool supported = std::is_arithmetic<scalar_type>::value &&
-                                                  !std::is_same<scalar_type, bool>::value &&
-                                                  std::is_same<std::common_type_t<T, scalar_type>, T>::value;
+                // C++ converts the scalar to T before the operation, so converting it once gives the
+                // same values; a wider scalar would make the operation wider than T, and is refused.
+                static constexpr bool supported = kernel_converts_v<T, scalar_type>;
 
                 template <class C>
                 static void collect(const xt::xscalar<CT>& e, C& collector)
@@ -190,6 +166,46 @@ namespace xt
                     collector.scalar(static_cast<T>(e()));
                 }
             };
+
+            /// A reducer inside an elementwise tree: evaluated once into a temporary, then read as a leaf.
+            template <class T, class E>
+            struct kernel_materialized : kernel_row_leaf<T>
+            {
+                static constexpr bool supported = kernel_converts_v<T, typename E::value_type>;
+
+                template <class C>
+                static void collect(const E& e, C& collector)
+                {
+                    collector.materialize(e);
+                }
+            };
+
+            /// The lanes of `Child` as the kind `K` asks.
+            template <kernel_kind K, class Child, std::size_t I, class Row>
+            inline auto kernel_load(const Row& row, std::size_t i) noexcept
+            {
+                if constexpr (K == kernel_kind::value)
+                {
+                    return Child::template load<I>(row, i);
+                }
+                else
+                {
+                    return Child::template load_mask<I>(row, i);
+                }
+            }
+
+            template <kernel_kind K, class Child, std::size_t I, class Row>
+            inline auto kernel_load_scalar(const Row& row, std::size_t i) noexcept
+            {
+                if constexpr (K == kernel_kind::value)
+                {
+                    return Child::template load_scalar<I>(row, i);
+                }
+                else
+                {
+                    return Child::template load_mask_scalar<I>(row, i);
+                }
+            }
 
             template <class T, class F, class... CT>
             struct kernel_function
@@ -199,10 +215,21 @@ namespace xt
                 using expression_type = xt::xfunction<F, CT...>;
                 using children = std::tuple<kernel_node<T, CT>...>;
 
-                static constexpr bool supported =
-                    op::arity == sizeof...(CT) &&
-                    std::is_same<typename expression_type::value_type, T>::value &&
-                    (kernel_node<T, CT>::supported && ...);
+                static constexpr bool fits()
+                {
+                    if constexpr (op::known)
+                    {
+                        return op::arity == sizeof...(CT) &&
+                               op::template fits<T, typename expression_type::value_type,
+                                                 xt::xvalue_type_t<std::decay_t<CT>>...>;
+                    }
+                    else
+                    {
+                        return false;
+                    }
+                }
+
+                static constexpr bool supported = fits() && (kernel_node<T, CT>::supported && ...);
                 static constexpr std::size_t leaves = (kernel_node<T, CT>::leaves + ... + 0);
 
                 // The first leaf index of each child, leaves numbered depth first.
@@ -226,13 +253,57 @@ namespace xt
                 template <std::size_t I, class Row>
                 static simd::batch<T> load(const Row& row, std::size_t i) noexcept
                 {
-                    return load_impl<I>(row, i, std::index_sequence_for<CT...>{});
+                    if constexpr (op::result == kernel_kind::value)
+                    {
+                        simd::batch<T> result = apply<I>(row, i, std::index_sequence_for<CT...>{});
+                        simd::batch_traits<T>::keep_rounded(result);
+                        return result;
+                    }
+                    else
+                    {
+                        return simd::from_mask<T>(load_mask<I>(row, i));
+                    }
+                }
+
+                template <std::size_t I, class Row>
+                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                {
+                    if constexpr (op::result == kernel_kind::mask)
+                    {
+                        return apply<I>(row, i, std::index_sequence_for<CT...>{});
+                    }
+                    else
+                    {
+                        return simd::nonzero<T>(load<I>(row, i));
+                    }
                 }
 
                 template <std::size_t I, class Row>
                 static T load_scalar(const Row& row, std::size_t i) noexcept
                 {
-                    return load_scalar_impl<I>(row, i, std::index_sequence_for<CT...>{});
+                    if constexpr (op::result == kernel_kind::value)
+                    {
+                        T result = static_cast<T>(apply_scalar<I>(row, i, std::index_sequence_for<CT...>{}));
+                        simd::keep_rounded_scalar(result);
+                        return result;
+                    }
+                    else
+                    {
+                        return load_mask_scalar<I>(row, i) ? T(1) : T(0);
+                    }
+                }
+
+                template <std::size_t I, class Row>
+                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                {
+                    if constexpr (op::result == kernel_kind::mask)
+                    {
+                        return static_cast<bool>(apply_scalar<I>(row, i, std::index_sequence_for<CT...>{}));
+                    }
+                    else
+                    {
+                        return load_scalar<I>(row, i) != T(0);
+                    }
                 }
 
             private:
@@ -243,24 +314,19 @@ namespace xt
                 }
 
                 template <std::size_t I, class Row, std::size_t... J>
-                static simd::batch<T> load_impl(const Row& row, std::size_t i,
-                                                std::index_sequence<J...>) noexcept
+                static auto apply(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    simd::batch<T> result =
-                        op::apply(std::tuple_element_t<J, children>::template load<I + first[J]>(row, i)...);
-                    simd::batch_traits<T>::keep_rounded(result);
-                    return result;
+                    return op::apply(
+                        kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(row, i)...);
                 }
 
                 template <std::size_t I, class Row, std::size_t... J>
-                static T load_scalar_impl(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
+                static auto apply_scalar(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    T result = op::apply(
-                        std::tuple_element_t<J, children>::template load_scalar<I + first[J]>(row, i)...);
-                    simd::keep_rounded_scalar(result);
-                    return result;
+                    return op::apply(kernel_load_scalar<op::argument(J), std::tuple_element_t<J, children>,
+                                                        I + first[J]>(row, i)...);
                 }
             };
 
@@ -271,8 +337,7 @@ namespace xt
                 using child = kernel_node<T, CT>;
                 using expression_type = xt::xbroadcast<CT, X>;
 
-                static constexpr bool supported =
-                    child::supported && std::is_same<typename expression_type::value_type, T>::value;
+                static constexpr bool supported = child::supported;
                 static constexpr std::size_t leaves = child::leaves;
 
                 template <class C>
@@ -288,17 +353,41 @@ namespace xt
                 }
 
                 template <std::size_t I, class Row>
+                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                {
+                    return child::template load_mask<I>(row, i);
+                }
+
+                template <std::size_t I, class Row>
                 static T load_scalar(const Row& row, std::size_t i) noexcept
                 {
                     return child::template load_scalar<I>(row, i);
                 }
+
+                template <std::size_t I, class Row>
+                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                {
+                    return child::template load_mask_scalar<I>(row, i);
+                }
+            };
+
+            /// Whether `E` is one of xtensor's reducers.
+            template <class E>
+            struct is_xreducer : std::false_type
+            {
+            };
+
+            template <class F, class CT, class X, class O>
+            struct is_xreducer<xt::xreducer<F, CT, X, O>> : std::true_type
+            {
             };
 
             template <class T, class E>
             struct kernel_node_select
             {
-                using type =
-                    std::conditional_t<is_kernel_leaf<T, E>::value, kernel_leaf<T, E>, kernel_unsupported>;
+                using type = std::conditional_t<
+                    is_kernel_leaf<T, E>::value, kernel_leaf<T, E>,
+                    std::conditional_t<is_xreducer<E>::value, kernel_materialized<T, E>, kernel_unsupported>>;
             };
 
             template <class T, class CT>
@@ -325,6 +414,72 @@ namespace xt
             {
             };
 
+            /// `V` when it is a lane type, else void.
+            template <class V>
+            using kernel_lane_or_void = std::conditional_t<is_kernel_lane_v<V>, V, void>;
+
+            /// The first of `A...` that is not void, or void.
+            template <class... A>
+            struct kernel_first_lane
+            {
+                using type = void;
+            };
+
+            template <class A, class... R>
+            struct kernel_first_lane<A, R...>
+            {
+                using type = std::conditional_t<std::is_void<A>::value, typename kernel_first_lane<R...>::type, A>;
+            };
+
+            /**
+             * The lane type in which the kernels evaluate `E`: its value type when that is float or double;
+             * for a comparison, the type its operands meet in; for a logical operation on masks, the lane
+             * type of its first operand that has one; void when there is none.
+             */
+            template <class E>
+            struct kernel_lane
+            {
+                using type = kernel_lane_or_void<typename E::value_type>;
+            };
+
+            template <class E>
+            using kernel_lane_t = typename kernel_lane<std::decay_t<E>>::type;
+
+            template <class CT>
+            struct kernel_lane<xt::xscalar<CT>>
+            {
+                using type = void;
+            };
+
+            template <class B>
+            struct kernel_lane<xreadonly_broadcast<B>> : kernel_lane<B>
+            {
+            };
+
+            template <class F, class... CT>
+            struct kernel_lane<xt::xfunction<F, CT...>>
+            {
+                static auto lane()
+                {
+                    using own = kernel_lane_or_void<typename xt::xfunction<F, CT...>::value_type>;
+                    if constexpr (!std::is_void<own>::value || !kernel_op<F>::known)
+                    {
+                        return static_cast<own*>(nullptr);
+                    }
+                    else if constexpr (kernel_op<F>::argument(0) == kernel_kind::value)
+                    {
+                        using common = std::common_type_t<xt::xvalue_type_t<std::decay_t<CT>>...>;
+                        return static_cast<kernel_lane_or_void<common>*>(nullptr);
+                    }
+                    else
+                    {
+                        return static_cast<typename kernel_first_lane<kernel_lane_t<CT>...>::type*>(nullptr);
+                    }
+                }
+
+                using type = std::remove_pointer_t<decltype(lane())>;
+            };
+
             /// Whether `Node` only copies its one leaf (a container, a view, an xt::broadcast of one):
             /// where that leaf is contiguous along a run, the run is a plain copy of memory.
             template <class Node>
@@ -333,7 +488,8 @@ namespace xt
             };
 
             template <class T, class E>
-            struct kernel_is_copy<kernel_leaf<T, E>> : std::true_type
+            struct kernel_is_copy<kernel_leaf<T, E>>
+                : std::bool_constant<std::is_same<typename kernel_leaf<T, E>::element_type, T>::value>
             {
             };
 
@@ -347,17 +503,18 @@ namespace xt
             inline constexpr bool kernel_is_copy_v = kernel_is_copy<Node>::value;
 
             /**
-             * A lazy xt::sum (any reducer of + with a constant initial value and + as merge) over an
-             * expression the kernels evaluate, or over such a sum (xn::sum_to nests two). For each output
-             * element xtensor's reducer sums along the last reduced axis from the initial value one
-             * element after the other and merges the sums along the other reduced axes with + in
-             * order; the kernels keep that association (see xkernel_loops.hpp).
+             * A lazy reducer with a fold the kernels know (xt::sum, xt::prod, and the library's amax, amin,
+             * nanmax and nanmin: kernel_fold) and a constant initial value, over an expression the kernels
+             * evaluate, or over such a reducer of the same fold (xn::sum_to nests two sums). For each
+             * output element xtensor's reducer folds along the last reduced axis from the initial value
+             * one element after the other and merges the results along the other reduced axes in order;
+             * the kernels keep that association (see xkernel_loops.hpp).
              */
             template <class T, class E>
             struct kernel_reduction
             {
                 static constexpr bool supported = false;
-                static constexpr std::size_t stages = 0;
+                using fold_type = void;
             };
 
             template <class T, class E, bool = kernel_reduction<T, E>::supported>
@@ -372,24 +529,21 @@ namespace xt
                 using type = typename kernel_reduction<T, E>::node;
             };
 
-            template <class T, class CT, class X, class O>
-            struct kernel_reduction<
-                T, xt::xreducer<xt::xreducer_functors<xt::detail::plus, xt::const_value<T>, xt::detail::plus>,
-                                CT, X, O>>
+            template <class T, class F, class CT, class X, class O>
+            struct kernel_reduction<T, xt::xreducer<xt::xreducer_functors<F, xt::const_value<T>, F>, CT, X, O>>
             {
-                using expression_type = xt::xreducer<
-                    xt::xreducer_functors<xt::detail::plus, xt::const_value<T>, xt::detail::plus>, CT, X, O>;
+                using expression_type = xt::xreducer<xt::xreducer_functors<F, xt::const_value<T>, F>, CT, X, O>;
                 using input_type = std::decay_t<CT>;
                 using inner = kernel_reduction<T, input_type>;
-                /// The elementwise expression under every nested sum.
+                using fold_type = F;
+                using fold = kernel_fold<F>;
+                /// The elementwise expression under every nested reducer.
                 using node = typename kernel_reduction_node<T, input_type>::type;
 
                 static constexpr bool supported =
-                    (inner::supported || node::supported) &&
+                    fold::known && is_kernel_lane_v<T> &&
                     std::is_same<typename expression_type::value_type, T>::value &&
-                    std::is_same<typename input_type::value_type, T>::value;
-                /// The number of nested sums, this one included.
-                static constexpr std::size_t stages = inner::stages + 1;
+                    (inner::supported ? std::is_same<typename inner::fold_type, F>::value : node::supported);
                 static constexpr bool keep_dims = O::keep_dims::value;
                 static constexpr bool has_initial_value = O::has_initial_value;
             };

@@ -105,6 +105,10 @@ namespace xt
             template <class T>
             bool overlaps(const T* a, const memory_span& sa, const T* b, const memory_span& sb) noexcept;
 
+            /// overlaps for spans of elements of different sizes (in bytes).
+            bool overlaps(const void* a, std::size_t a_bytes, const memory_span& sa, const void* b,
+                          std::size_t b_bytes, const memory_span& sb) noexcept;
+
             /************************************
              * kernel_layout implementation      *
              ************************************/
@@ -317,20 +321,30 @@ namespace xt
                 return result;
             }
 
-            template <class T>
-            inline bool overlaps(const T* a, const memory_span& sa, const T* b,
-                                 const memory_span& sb) noexcept
+            inline bool overlaps(const void* a, std::size_t a_bytes, const memory_span& sa, const void* b,
+                                 std::size_t b_bytes, const memory_span& sb) noexcept
             {
                 if (sa.empty || sb.empty)
                 {
                     return false;
                 }
                 // Compared as byte addresses: the two operands may live in unrelated arrays.
-                const auto a_low = reinterpret_cast<std::uintptr_t>(a + sa.low);
-                const auto a_end = reinterpret_cast<std::uintptr_t>(a + sa.high) + sizeof(T);
-                const auto b_low = reinterpret_cast<std::uintptr_t>(b + sb.low);
-                const auto b_end = reinterpret_cast<std::uintptr_t>(b + sb.high) + sizeof(T);
+                const auto a_base = reinterpret_cast<std::uintptr_t>(a);
+                const auto b_base = reinterpret_cast<std::uintptr_t>(b);
+                const auto a_step = static_cast<std::intptr_t>(a_bytes);
+                const auto b_step = static_cast<std::intptr_t>(b_bytes);
+                const auto a_low = a_base + static_cast<std::uintptr_t>(sa.low * a_step);
+                const auto a_end = a_base + static_cast<std::uintptr_t>(sa.high * a_step) + a_bytes;
+                const auto b_low = b_base + static_cast<std::uintptr_t>(sb.low * b_step);
+                const auto b_end = b_base + static_cast<std::uintptr_t>(sb.high * b_step) + b_bytes;
                 return a_low < b_end && b_low < a_end;
+            }
+
+            template <class T>
+            inline bool overlaps(const T* a, const memory_span& sa, const T* b, const memory_span& sb) noexcept
+            {
+                return overlaps(static_cast<const void*>(a), sizeof(T), sa, static_cast<const void*>(b), sizeof(T),
+                                sb);
             }
         } // namespace detail
     }     // namespace named

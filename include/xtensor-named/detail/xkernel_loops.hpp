@@ -59,8 +59,33 @@ namespace xt
                 }
             };
 
-            /// Adds the values of a run to consecutive partial sums: acc = acc + value, as xtensor's reducer.
-            template <class T>
+            /// Writes the values of a run, converted, to elements `stride` apart: an output of another
+            /// element type than the lanes (a bool mask, a float from a double expression), or strided.
+            template <class T, class O>
+            struct convert_sink
+            {
+                O* dst;
+                kernel_index stride;
+
+                void put(std::size_t i, const simd::batch<T>& value) noexcept
+                {
+                    alignas(sizeof(simd::batch<T>)) T lanes[simd::batch_size<T>];
+                    simd::batch_traits<T>::store(lanes, value);
+                    for (std::size_t j = 0; j < simd::batch_size<T>; ++j)
+                    {
+                        put_scalar(i + j, lanes[j]);
+                    }
+                }
+
+                void put_scalar(std::size_t i, T value) noexcept
+                {
+                    dst[static_cast<kernel_index>(i) * stride] = static_cast<O>(value);
+                }
+            };
+
+            /// Folds the values of a run into consecutive partial results: acc = fold(acc, value), as
+            /// xtensor's reducer.
+            template <class T, class Fold>
             struct accumulate_sink
             {
                 T* acc;
@@ -68,30 +93,31 @@ namespace xt
                 void put(std::size_t i, const simd::batch<T>& value) noexcept
                 {
                     using traits = simd::batch_traits<T>;
-                    traits::store(acc + i, traits::load(acc + i) + value);
+                    traits::store(acc + i, Fold::combine(traits::load(acc + i), value));
                 }
 
                 void put_scalar(std::size_t i, T value) noexcept
                 {
-                    acc[i] = acc[i] + value;
+                    acc[i] = Fold::combine(acc[i], value);
                 }
             };
 
             /**
-             * Sums the values of a run: lane by lane first, then the lanes, then the elements after the
-             * last whole batch in order. Not xtensor's association (one element after the other): the
-             * tests bound the difference.
+             * Folds the values of a run: lane by lane first, then the lanes, then the elements after the
+             * last whole batch in order. Not xtensor's association (one element after the other): for
+             * sums and products the tests bound the difference; minimum and maximum are exact in any
+             * order.
              */
-            template <class T>
-            struct lane_sum_sink
+            template <class T, class Fold>
+            struct lane_fold_sink
             {
-                simd::batch<T> lanes = simd::batch_traits<T>::splat(T(0));
+                simd::batch<T> lanes = simd::batch_traits<T>::splat(Fold::template identity<T>());
                 std::array<T, simd::batch_size<T>> tail{};
                 std::size_t tail_count = 0;
 
                 void put(std::size_t, const simd::batch<T>& value) noexcept
                 {
-                    lanes = lanes + value;
+                    lanes = Fold::combine(lanes, value);
                 }
 
                 void put_scalar(std::size_t, T value) noexcept
@@ -101,12 +127,32 @@ namespace xt
 
                 T total(T init) const noexcept
                 {
-                    T result = init + simd::batch_traits<T>::sum_lanes(lanes);
+                    T result = Fold::combine(init, fold_lanes());
                     for (std::size_t i = 0; i < tail_count; ++i)
                     {
-                        result = result + tail[i];
+                        result = Fold::combine(result, tail[i]);
                     }
                     return result;
+                }
+
+            private:
+                T fold_lanes() const noexcept
+                {
+                    if constexpr (std::is_same<Fold, kernel_fold<xt::detail::plus>>::value)
+                    {
+                        return simd::batch_traits<T>::sum_lanes(lanes);
+                    }
+                    else
+                    {
+                        alignas(sizeof(simd::batch<T>)) T values[simd::batch_size<T>];
+                        simd::batch_traits<T>::store(values, lanes);
+                        T result = values[0];
+                        for (std::size_t j = 1; j < simd::batch_size<T>; ++j)
+                        {
+                            result = Fold::combine(result, values[j]);
+                        }
+                        return result;
+                    }
                 }
             };
 
@@ -152,13 +198,12 @@ namespace xt
                                    const std::array<kernel_index, N>& start, F&& f);
 
             /**
-             * out = Node(leaves), elementwise. `layout` has the output as operand 0 and leaf k as operand
-             * k + 1; `out` and `leaves` are the pointers its offsets start from. Reorders and merges the
-             * layout's axes.
+             * out = Node(leaves), elementwise, each value converted to O. `layout` has the output as
+             * operand 0 and leaf k as operand k + 1; `out` and `leaves` are where its offsets start from.
+             * Reorders and merges the layout's axes.
              */
-            template <class Node, class T, std::size_t L>
-            void run_elementwise(kernel_layout& layout, T* out,
-                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
+            template <class Node, class T, std::size_t L, class O>
+            void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves);
 
             /// One axis a nested sum runs along: a layout axis, or an axis of size 1 that an inner sum
             /// kept (keep_dims) and that has no stride.
@@ -197,9 +242,9 @@ namespace xt
              * xtensor's, except where the innermost axis is summed: its runs are summed lane by lane
              * (see lane_sum_sink).
              */
-            template <class Node, class T, std::size_t L>
+            template <class Node, class Fold, class T, std::size_t L>
             void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                          const std::array<const T*, (L == 0 ? 1 : L)>& leaves);
+                          const kernel_leaves<T, L>& leaves);
 
             /****************************
              * runs implementation      *
@@ -385,24 +430,36 @@ namespace xt
                 return elements * sizeof(T);
             }
 
+            /// Where the run at `position` starts, for every leaf.
+            template <class T, std::size_t S, std::size_t N>
+            inline std::array<const char*, S> run_starts(const std::array<kernel_leaf_ref<T>, S>& leaves,
+                                                         const std::array<kernel_index, N>& position)
+            {
+                // N is one more than the number of leaves: the output's offset comes first.
+                std::array<const char*, S> result{};
+                for (std::size_t k = 0; k + 1 < N; ++k)
+                {
+                    result[k] = leaves[k].at(position[k + 1]);
+                }
+                return result;
+            }
+
             /// The runs of an elementwise evaluation, from `source`'s rows.
-            template <class Node, class T, std::size_t L>
-            inline void run_rows(const kernel_layout& layout, T* out,
-                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves,
+            template <class Node, class T, std::size_t L, class O>
+            inline void run_rows(const kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
                                  kernel_source<T, L>& source)
             {
-                constexpr std::size_t slots = L == 0 ? 1 : L;
+                constexpr bool same_type = std::is_same<O, T>::value;
                 const std::size_t inner = layout.rank() - 1;
                 const std::size_t length = layout.size(inner);
                 const kernel_index out_stride = layout.stride(inner, 0);
-                const bool scatter = out_stride != 1;
-                const bool copy =
-                    kernel_is_copy_v<Node> && L == 1 && !scatter && layout.stride(inner, 1) == 1;
-                const bool streaming = !scatter && simd::batch_traits<T>::can_stream &&
+                // An output of another type or stride gets the values of each chunk converted one by one.
+                const bool scatter = out_stride != 1 || !same_type;
+                const bool copy = same_type && kernel_is_copy_v<Node> && L == 1 && !scatter &&
+                                  leaves[0].convert == nullptr && layout.stride(inner, 1) == 1;
+                const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream &&
                                        working_set_bytes<T, L>(layout) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
-                const std::size_t chunk =
-                    scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
-                std::vector<T> scattered(scatter ? chunk : 0);
+                const std::size_t chunk = source.chunk();
 
                 kernel_sizes outer(inner);
                 for (std::size_t a = 0; a < inner; ++a)
@@ -415,74 +472,74 @@ namespace xt
                     start[k] = layout.offset(k);
                 }
                 kernel_row<T, L> row{};
-                std::array<const T*, slots> run_start{};
                 const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
                 {
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        run_start[k] = leaves[k] + position[k + 1];
-                    }
-                    T* out_run = out + position[0];
+                    const auto run_start = run_starts(leaves, position);
+                    O* out_run = out + position[0];
                     for (std::size_t first = 0; first < length; first += chunk)
                     {
                         const std::size_t count = std::min(chunk, length - first);
                         source.prepare(run_start, first, count, row);
+                        if constexpr (same_type)
+                        {
+                            if (streaming)
+                            {
+                                eval_run_to<Node, kernel_store::streaming>(row, count, out_run + first);
+                                continue;
+                            }
+                            if (copy)
+                            {
+                                eval_run_to<Node, kernel_store::copy>(row, count, out_run + first);
+                                continue;
+                            }
+                            if (!scatter)
+                            {
+                                eval_run_to<Node, kernel_store::ordinary>(row, count, out_run + first);
+                                continue;
+                            }
+                        }
+                        convert_sink<T, O> sink{out_run + static_cast<kernel_index>(first) * out_stride, out_stride};
+                        eval_run<Node>(row, count, sink);
+                    }
+                };
+                if constexpr (same_type)
+                {
+                    if (inner == 1 && !scatter && chunk == static_cast<std::size_t>(-1))
+                    {
+                        // One outer axis and every leaf contiguous or constant along the runs, the most
+                        // common layout after coalescing: all runs in one loop, whose cost per run matters
+                        // for short runs.
+                        std::array<kernel_index, (L == 0 ? 1 : L)> leaf_step{};
+                        for (std::size_t k = 0; k < L; ++k)
+                        {
+                            leaf_step[k] = layout.stride(0, k + 1);
+                        }
+                        source.prepare(run_starts(leaves, start), 0, length, row);
+                        T* const first_out = out + start[0];
+                        const kernel_index out_step = layout.stride(0, 0);
                         if (streaming)
                         {
-                            eval_run_to<Node, kernel_store::streaming>(row, count, out_run + first);
+                            eval_runs<Node, kernel_store::streaming>(row, layout.size(0), length, leaf_step,
+                                                                     first_out, out_step);
                         }
                         else if (copy)
                         {
-                            eval_run_to<Node, kernel_store::copy>(row, count, out_run + first);
-                        }
-                        else if (!scatter)
-                        {
-                            eval_run_to<Node, kernel_store::ordinary>(row, count, out_run + first);
+                            eval_runs<Node, kernel_store::copy>(row, layout.size(0), length, leaf_step,
+                                                                first_out, out_step);
                         }
                         else
                         {
-                            store_sink<T> sink{scattered.data()};
-                            eval_run<Node>(row, count, sink);
-                            T* dst = out_run + static_cast<kernel_index>(first) * out_stride;
-                            for (std::size_t j = 0; j < count; ++j)
-                            {
-                                dst[static_cast<kernel_index>(j) * out_stride] = scattered[j];
-                            }
+                            eval_runs<Node, kernel_store::ordinary>(row, layout.size(0), length, leaf_step,
+                                                                    first_out, out_step);
                         }
-                    }
-                };
-                if (inner == 1 && !scatter && source.chunk() == static_cast<std::size_t>(-1))
-                {
-                    // One outer axis and every leaf contiguous or constant along the runs, the most
-                    // common layout after coalescing: all runs in one loop, whose cost per run matters
-                    // for short runs.
-                    std::array<const T*, slots> first_run{};
-                    std::array<kernel_index, slots> leaf_step{};
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        first_run[k] = leaves[k] + start[k + 1];
-                        leaf_step[k] = layout.stride(0, k + 1);
-                    }
-                    source.prepare(first_run, 0, length, row);
-                    T* const first_out = out + start[0];
-                    const kernel_index out_step = layout.stride(0, 0);
-                    if (streaming)
-                    {
-                        eval_runs<Node, kernel_store::streaming>(row, layout.size(0), length, leaf_step,
-                                                                 first_out, out_step);
-                    }
-                    else if (copy)
-                    {
-                        eval_runs<Node, kernel_store::copy>(row, layout.size(0), length, leaf_step, first_out,
-                                                            out_step);
-                    }
-                    else
-                    {
-                        eval_runs<Node, kernel_store::ordinary>(row, layout.size(0), length, leaf_step,
-                                                                first_out, out_step);
+                        if (streaming)
+                        {
+                            simd::stream_fence();
+                        }
+                        return;
                     }
                 }
-                else if (inner == 1)
+                if (inner == 1)
                 {
                     std::array<kernel_index, L + 1> position = start;
                     for (std::size_t r = 0; r < layout.size(0); ++r)
@@ -504,9 +561,18 @@ namespace xt
                 }
             }
 
-            template <class Node, class T, std::size_t L>
-            inline void run_elementwise(kernel_layout& layout, T* out,
-                                        const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
+            /// The value of `Node` at the element whose leaves are at `position`, as a row of one element.
+            template <class Node, class T, std::size_t L, std::size_t N>
+            inline T element_value(const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
+                                   const std::array<kernel_index, N>& position)
+            {
+                kernel_row<T, L> row{};
+                source.prepare(run_starts(leaves, position), 0, 1, row);
+                return Node::template load_scalar<0>(row, 0);
+            }
+
+            template <class Node, class T, std::size_t L, class O>
+            inline void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves)
             {
                 if (layout.element_count() == 0)
                 {
@@ -518,22 +584,23 @@ namespace xt
                 layout.coalesce();
                 if (layout.rank() == 0)
                 {
-                    kernel_row<T, L> row{};
-                    for (std::size_t k = 0; k < L; ++k)
+                    std::array<kernel_index, (L == 0 ? 1 : L)> no_strides{};
+                    kernel_source<T, L> source(no_strides, leaves);
+                    std::array<kernel_index, L + 1> position;
+                    for (std::size_t k = 0; k <= L; ++k)
                     {
-                        row.ptr[k] = leaves[k] + layout.offset(k + 1);
-                        row.mask[k] = 0;
+                        position[k] = layout.offset(k);
                     }
-                    out[layout.offset(0)] = Node::template load_scalar<0>(row, 0);
+                    out[layout.offset(0)] = static_cast<O>(element_value<Node>(leaves, source, position));
                     return;
                 }
-                kernel_source<T, L> source(run_strides<L>(layout));
+                kernel_source<T, L> source(run_strides<L>(layout), leaves);
                 run_rows<Node, T, L>(layout, out, leaves, source);
             }
 
-            /// dst[j] = value + dst[j] for j in [0, count).
-            template <class T>
-            inline void add_in_front(T value, T* dst, std::size_t count) noexcept
+            /// dst[j] = fold(value, dst[j]) for j in [0, count): an initial value in front.
+            template <class Fold, class T>
+            inline void fold_in_front(T value, T* dst, std::size_t count) noexcept
             {
                 using traits = simd::batch_traits<T>;
                 constexpr std::size_t width = simd::batch_size<T>;
@@ -541,36 +608,36 @@ namespace xt
                 std::size_t j = 0;
                 for (; j + width <= count; j += width)
                 {
-                    traits::store(dst + j, front + traits::load(dst + j));
+                    traits::store(dst + j, Fold::combine(front, traits::load(dst + j)));
                 }
                 for (; j < count; ++j)
                 {
-                    dst[j] = value + dst[j];
+                    dst[j] = Fold::combine(value, dst[j]);
                 }
             }
 
-            /// dst[j] = dst[j] + src[j] for j in [0, count): the merge of two partial sums.
-            template <class T>
-            inline void add_rows(T* dst, const T* src, std::size_t count) noexcept
+            /// dst[j] = fold(dst[j], src[j]) for j in [0, count): the merge of two partial results.
+            template <class Fold, class T>
+            inline void fold_rows(T* dst, const T* src, std::size_t count) noexcept
             {
                 using traits = simd::batch_traits<T>;
                 constexpr std::size_t width = simd::batch_size<T>;
                 std::size_t j = 0;
                 for (; j + width <= count; j += width)
                 {
-                    traits::store(dst + j, traits::load(dst + j) + traits::load(src + j));
+                    traits::store(dst + j, Fold::combine(traits::load(dst + j), traits::load(src + j)));
                 }
                 for (; j < count; ++j)
                 {
-                    dst[j] = dst[j] + src[j];
+                    dst[j] = Fold::combine(dst[j], src[j]);
                 }
             }
 
             /// A leaf read from a buffer: the node of a run of values already computed.
             template <class T>
-            using kernel_buffer_node = kernel_leaf<T, xt::xscalar<T>>;
+            using kernel_buffer_node = kernel_row_leaf<T>;
 
-            template <class Node, class T, std::size_t L>
+            template <class Node, class Fold, class T, std::size_t L>
             class sum_runner
             {
             public:
@@ -578,7 +645,7 @@ namespace xt
                 using position_type = std::array<kernel_index, L + 1>;
 
                 sum_runner(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                           const std::array<const T*, slots>& leaves, kernel_source<T, L>& source)
+                           const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source)
                     : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
                       m_chunk(std::min(kernel_sum_chunk<T>, source.chunk()))
                 {
@@ -686,23 +753,12 @@ namespace xt
 
                 void point_row(const position_type& position, std::size_t first, std::size_t count)
                 {
-                    std::array<const T*, slots> run_start{};
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        run_start[k] = m_leaves[k] + position[k + 1];
-                    }
-                    m_source.prepare(run_start, first, count, m_row);
+                    m_source.prepare(run_starts(m_leaves, position), first, count, m_row);
                 }
 
-                T element_at(const position_type& position) const noexcept
+                T element_at(const position_type& position)
                 {
-                    kernel_row<T, L> row{};
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        row.ptr[k] = m_leaves[k] + position[k + 1];
-                        row.mask[k] = 0;
-                    }
-                    return Node::template load_scalar<0>(row, 0);
+                    return element_value<Node>(m_leaves, m_source, position);
                 }
 
                 void step(position_type& position, const sum_level& level) const noexcept
@@ -738,13 +794,13 @@ namespace xt
                     if (stage.levels.empty())
                     {
                         stage_rows(s + 1, position, first, count, dst, depth);
-                        add_in_front(stage.value_of_nothing(), dst, count);
+                        fold_in_front<Fold>(stage.value_of_nothing(), dst, count);
                         return;
                     }
                     level_rows(s, 0, position, first, count, dst, depth);
                     if (stage.has_initial)
                     {
-                        add_in_front(stage.initial, dst, count);
+                        fold_in_front<Fold>(stage.initial, dst, count);
                     }
                 }
 
@@ -759,7 +815,7 @@ namespace xt
                         std::fill(dst, dst + count, stage.init);
                         if (s + 1 == m_stages.size())
                         {
-                            accumulate_sink<T> sink{dst};
+                            accumulate_sink<T, Fold> sink{dst};
                             for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                             {
                                 point_row(at, first, count);
@@ -771,7 +827,7 @@ namespace xt
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
                             stage_rows(s + 1, at, first, count, values, depth + 1);
-                            add_rows(dst, values, count);
+                            fold_rows<Fold>(dst, values, count);
                         }
                         return;
                     }
@@ -781,7 +837,7 @@ namespace xt
                     {
                         step(at, level);
                         level_rows(s, l + 1, at, first, count, partial, depth + 1);
-                        add_rows(dst, partial, count);
+                        fold_rows<Fold>(dst, partial, count);
                     }
                 }
 
@@ -800,10 +856,10 @@ namespace xt
                     }
                     if (stage.levels.empty())
                     {
-                        return stage.value_of_nothing() + stage_scalar(s + 1, position, depth);
+                        return Fold::combine(stage.value_of_nothing(), stage_scalar(s + 1, position, depth));
                     }
                     const T result = level_scalar(s, 0, position, depth);
-                    return stage.has_initial ? stage.initial + result : result;
+                    return stage.has_initial ? Fold::combine(stage.initial, result) : result;
                 }
 
                 T level_scalar(std::size_t s, std::size_t l, const position_type& position, std::size_t depth)
@@ -821,7 +877,7 @@ namespace xt
                         T result = stage.init;
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
-                            result = result + stage_scalar(s + 1, at, depth);
+                            result = Fold::combine(result, stage_scalar(s + 1, at, depth));
                         }
                         return result;
                     }
@@ -829,7 +885,7 @@ namespace xt
                     for (std::size_t i = 1; i < level.size; ++i)
                     {
                         step(at, level);
-                        result = result + level_scalar(s, l + 1, at, depth);
+                        result = Fold::combine(result, level_scalar(s, l + 1, at, depth));
                     }
                     return result;
                 }
@@ -838,7 +894,7 @@ namespace xt
                 T run_total(std::size_t s, const position_type& position, std::size_t depth)
                 {
                     const std::size_t length = m_layout.size(m_layout.rank() - 1);
-                    lane_sum_sink<T> sink;
+                    lane_fold_sink<T, Fold> sink;
                     if (s + 1 == m_stages.size())
                     {
                         const std::size_t chunk = m_source.chunk();
@@ -866,7 +922,7 @@ namespace xt
                 const kernel_layout& m_layout;
                 const std::vector<sum_stage<T>>& m_stages;
                 T* m_out;
-                std::array<const T*, slots> m_leaves;
+                kernel_leaves<T, L> m_leaves;
                 kernel_source<T, L>& m_source;
                 // The longest run a buffer holds: a row of partial sums, or what the source can gather.
                 std::size_t m_chunk;
@@ -876,12 +932,12 @@ namespace xt
                 std::unique_ptr<T[]> m_buffers;
             };
 
-            template <class Node, class T, std::size_t L>
+            template <class Node, class Fold, class T, std::size_t L>
             inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                                 const std::array<const T*, (L == 0 ? 1 : L)>& leaves)
+                                 const kernel_leaves<T, L>& leaves)
             {
-                kernel_source<T, L> source(run_strides<L>(layout));
-                sum_runner<Node, T, L> runner(layout, stages, out, leaves, source);
+                kernel_source<T, L> source(run_strides<L>(layout), leaves);
+                sum_runner<Node, Fold, T, L> runner(layout, stages, out, leaves, source);
                 runner.run();
             }
         } // namespace detail

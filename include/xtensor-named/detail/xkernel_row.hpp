@@ -89,10 +89,49 @@ namespace xt
                 }
             };
 
+            /// Converts `count` elements, `stride` elements apart from `src`, into T at `dst`, as C++
+            /// converts them.
+            template <class T>
+            using kernel_convert_fn = void (*)(const char* src, kernel_index stride, std::size_t count,
+                                               T* dst) noexcept;
+
+            /// kernel_convert_fn for elements of type U.
+            template <class T, class U>
+            inline void kernel_convert(const char* src, kernel_index stride, std::size_t count, T* dst) noexcept
+            {
+                const U* from = reinterpret_cast<const U*>(src);
+                for (std::size_t j = 0; j < count; ++j)
+                {
+                    dst[j] = static_cast<T>(from[static_cast<kernel_index>(j) * stride]);
+                }
+            }
+
+            /// Where the elements of a leaf are, and what they are: T, or another type converted to T as
+            /// the leaf is read (an integer array in a floating point expression, a bool mask).
+            template <class T>
+            struct kernel_leaf_ref
+            {
+                /// Element (0, ..., 0).
+                const char* data = nullptr;
+                kernel_index element_bytes = static_cast<kernel_index>(sizeof(T));
+                /// Null when the elements are T.
+                kernel_convert_fn<T> convert = nullptr;
+
+                /// The element `offset` elements from (0, ..., 0).
+                const char* at(kernel_index offset) const noexcept
+                {
+                    return data + offset * element_bytes;
+                }
+            };
+
+            template <class T, std::size_t L>
+            using kernel_leaves = std::array<kernel_leaf_ref<T>, (L == 0 ? 1 : L)>;
+
             /**
              * Prepares the kernel_row of runs whose leaves have fixed strides along the run; the start of
-             * each leaf changes from run to run. A leaf of stride 0 is constant, of stride 1 contiguous;
-             * any other stride is gathered into a buffer, chunk by chunk.
+             * each leaf changes from run to run. A leaf of T of stride 0 is constant, of stride 1
+             * contiguous; any other stride, and any leaf of another type, is gathered (and converted)
+             * into a buffer, chunk by chunk.
              */
             template <class T, std::size_t L>
             class kernel_source
@@ -101,21 +140,24 @@ namespace xt
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using row_type = kernel_row<T, L>;
 
-                explicit kernel_source(const std::array<kernel_index, slots>& strides);
+                kernel_source(const std::array<kernel_index, slots>& strides, const kernel_leaves<T, L>& leaves);
 
                 /// The largest chunk prepare accepts: a whole run unless a leaf is gathered.
                 std::size_t chunk() const noexcept;
 
                 /// Points `row` at elements [first, first + count) of the run whose leaf k starts at
                 /// `start[k]`.
-                void prepare(const std::array<const T*, slots>& start, std::size_t first, std::size_t count,
+                void prepare(const std::array<const char*, slots>& start, std::size_t first, std::size_t count,
                              row_type& row);
 
             private:
                 std::array<kernel_index, slots> m_stride;
+                std::array<kernel_convert_fn<T>, slots> m_convert{};
+                std::array<kernel_index, slots> m_bytes{};
                 std::size_t m_chunk;
-                // A chunk for each gathered leaf.
+                // A chunk for each gathered leaf, and the converted value of each constant one.
                 std::vector<T> m_buffer;
+                std::array<T, slots> m_constant{};
             };
 
             /**********************************
@@ -123,13 +165,16 @@ namespace xt
              **********************************/
 
             template <class T, std::size_t L>
-            inline kernel_source<T, L>::kernel_source(const std::array<kernel_index, slots>& strides)
+            inline kernel_source<T, L>::kernel_source(const std::array<kernel_index, slots>& strides,
+                                                      const kernel_leaves<T, L>& leaves)
                 : m_stride(strides), m_chunk(0)
             {
                 bool gathers = false;
                 for (std::size_t k = 0; k < L; ++k)
                 {
-                    gathers = gathers || (m_stride[k] != 0 && m_stride[k] != 1);
+                    m_convert[k] = leaves[k].convert;
+                    m_bytes[k] = leaves[k].element_bytes;
+                    gathers = gathers || m_convert[k] != nullptr || (m_stride[k] != 0 && m_stride[k] != 1);
                 }
                 m_chunk = gathers ? kernel_chunk<T> : static_cast<std::size_t>(-1);
                 if (gathers)
@@ -145,24 +190,41 @@ namespace xt
             }
 
             template <class T, std::size_t L>
-            inline void kernel_source<T, L>::prepare(const std::array<const T*, slots>& start,
+            inline void kernel_source<T, L>::prepare(const std::array<const char*, slots>& start,
                                                      std::size_t first, std::size_t count, row_type& row)
             {
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     const kernel_index stride = m_stride[k];
+                    if (m_convert[k] != nullptr)
+                    {
+                        if (stride == 0)
+                        {
+                            m_convert[k](start[k], 0, 1, &m_constant[k]);
+                            row.set_constant(k, &m_constant[k]);
+                        }
+                        else
+                        {
+                            T* gathered = m_buffer.data() + k * kernel_chunk<T>;
+                            const char* src = start[k] + static_cast<kernel_index>(first) * stride * m_bytes[k];
+                            m_convert[k](src, stride, count, gathered);
+                            row.set_contiguous(k, gathered);
+                        }
+                        continue;
+                    }
+                    const T* run = reinterpret_cast<const T*>(start[k]);
                     if (stride == 1)
                     {
-                        row.set_contiguous(k, start[k] + first);
+                        row.set_contiguous(k, run + first);
                     }
                     else if (stride == 0)
                     {
-                        row.set_constant(k, start[k]);
+                        row.set_constant(k, run);
                     }
                     else
                     {
                         T* gathered = m_buffer.data() + k * kernel_chunk<T>;
-                        const T* src = start[k] + static_cast<kernel_index>(first) * stride;
+                        const T* src = run + static_cast<kernel_index>(first) * stride;
                         for (std::size_t j = 0; j < count; ++j)
                         {
                             gathered[j] = src[static_cast<kernel_index>(j) * stride];

@@ -392,8 +392,9 @@ namespace xt
                 if constexpr (!xt::has_data_interface<expression_type>::value)
                 {
                     // A lazy expression is evaluated once, row-major; then it is a container like any other.
-                    return aligned_operand<T>(xt::xarray<T, xt::layout_type::row_major>(std::forward<E>(e)),
-                                              how, fill);
+                    xt::xarray<T, xt::layout_type::row_major> evaluated_operand;
+                    evaluate_into(evaluated_operand, e);
+                    return aligned_operand<T>(std::move(evaluated_operand), how, fill);
                 }
                 else
                 {

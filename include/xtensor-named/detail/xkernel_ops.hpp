@@ -1,0 +1,441 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XKERNEL_OPS_HPP
+#define XTENSOR_NAMED_DETAIL_XKERNEL_OPS_HPP
+
+// The functions the kernels evaluate themselves, and the folds of the reductions they run. Each known
+// functor of xtensor (and of detail/xfunctors.hpp) has two forms: on SIMD batches, xsimd's function of
+// the same name, which is what xtensor's own SIMD loops call; on single numbers (the elements after the
+// last whole batch), xtensor's functor itself, which is what xtensor's scalar loops call. Arithmetic,
+// comparisons, selection, minimum and maximum are exact, so both forms agree bit for bit; xsimd's
+// transcendental functions differ from std:: by a few units in the last place (docs/kernels.md gives
+// the bound of each). Where xsimd 8 is inaccurate on part of a function's domain (exp near underflow
+// and overflow, log and cbrt of subnormals), those lanes are computed by xtensor's functor. erf, erfc,
+// lgamma, pow, fmax and fmin are left to xtensor: xsimd 8's erf, erfc, lgamma and pow differ from std::
+// by thousands of units in the last place on some inputs, its fmax and fmin do not skip NaN, and its
+// tgamma does not return for infinities.
+//
+// A function of the tree computes in one element type T, the lane type of the whole evaluation. Its
+// kind says what its lanes hold: values of T, or masks (the result of a comparison).
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include "../xcompat_xsimd.hpp"
+#include "../xcompat_xtensor.hpp"
+#include "xfunctors.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /// What the lanes of a node of the tree hold.
+            enum class kernel_kind
+            {
+                value,
+                mask
+            };
+
+            /// A functor the kernels do not know: its expression goes to xtensor.
+            template <class F>
+            struct kernel_op
+            {
+                static constexpr bool known = false;
+                static constexpr std::size_t arity = 0;
+            };
+
+            /// Values of T in, a value of T out: the function's own value type must be T.
+            struct kernel_arithmetic_op
+            {
+                static constexpr bool known = true;
+                static constexpr kernel_kind result = kernel_kind::value;
+
+                static constexpr kernel_kind argument(std::size_t) noexcept
+                {
+                    return kernel_kind::value;
+                }
+
+                template <class T, class V, class... A>
+                static constexpr bool fits = std::is_same<V, T>::value;
+            };
+
+            /// Values in, a mask out: the arguments must meet in T, as C++ converts them before comparing.
+            struct kernel_predicate_op
+            {
+                static constexpr bool known = true;
+                static constexpr kernel_kind result = kernel_kind::mask;
+
+                static constexpr kernel_kind argument(std::size_t) noexcept
+                {
+                    return kernel_kind::value;
+                }
+
+                template <class T, class V, class... A>
+                static constexpr bool fits = std::is_same<std::common_type_t<A...>, T>::value;
+            };
+
+            /// Masks in, a mask out.
+            struct kernel_logical_op
+            {
+                static constexpr bool known = true;
+                static constexpr kernel_kind result = kernel_kind::mask;
+
+                static constexpr kernel_kind argument(std::size_t) noexcept
+                {
+                    return kernel_kind::mask;
+                }
+
+                template <class T, class V, class... A>
+                static constexpr bool fits = true;
+            };
+
+// An operator of xoperation.hpp, written the same way on numbers and on batches.
+#define XTENSOR_NAMED_KERNEL_OPERATOR(FUNCTOR, BASE, ARITY, EXPRESSION)                                     \
+    template <>                                                                                              \
+    struct kernel_op<FUNCTOR> : BASE                                                                         \
+    {                                                                                                        \
+        static constexpr std::size_t arity = ARITY;                                                          \
+        template <class... V>                                                                                \
+        static auto apply(const V&... x) noexcept                                                            \
+        {                                                                                                    \
+            return EXPRESSION;                                                                               \
+        }                                                                                                    \
+    };
+
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::identity, kernel_arithmetic_op, 1, (+x, ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::negate, kernel_arithmetic_op, 1, (-x, ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::plus, kernel_arithmetic_op, 2, (x + ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::minus, kernel_arithmetic_op, 2, (x - ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::multiplies, kernel_arithmetic_op, 2, (x * ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::divides, kernel_arithmetic_op, 2, (x / ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::less, kernel_predicate_op, 2, (x < ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::less_equal, kernel_predicate_op, 2, (x <= ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater, kernel_predicate_op, 2, (x > ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater_equal, kernel_predicate_op, 2, (x >= ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::equal_to, kernel_predicate_op, 2, (x == ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::not_equal_to, kernel_predicate_op, 2, (x != ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_and, kernel_logical_op, 2, (x && ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_or, kernel_logical_op, 2, (x || ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_not, kernel_logical_op, 1, (!x, ...))
+
+#undef XTENSOR_NAMED_KERNEL_OPERATOR
+
+            /// xt::where: a mask and two values of T.
+            template <>
+            struct kernel_op<xt::detail::conditional_ternary>
+            {
+                static constexpr bool known = true;
+                static constexpr std::size_t arity = 3;
+                static constexpr kernel_kind result = kernel_kind::value;
+
+                static constexpr kernel_kind argument(std::size_t i) noexcept
+                {
+                    return i == 0 ? kernel_kind::mask : kernel_kind::value;
+                }
+
+                template <class T, class V, class... A>
+                static constexpr bool fits = std::is_same<V, T>::value;
+
+                template <class M, class V>
+                static V apply(const M& condition, const V& a, const V& b) noexcept
+                {
+                    return pick(condition, a, b);
+                }
+            };
+
+            /// The lanes of exp and expm1 that xsimd 8 gets wrong: results below the smallest normal
+            /// number (it gives 0 instead of a subnormal) or near the largest (it overflows early).
+            struct kernel_exp_range
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    constexpr bool single = sizeof(T) == 4;
+                    return (x < B(T(single ? -87.3 : -708.3))) || (x > B(T(single ? 88.0 : 709.0)));
+                }
+            };
+
+            /// The lanes of log, log2 and log10 that xsimd 8 gets wrong in double: positive subnormals.
+            struct kernel_normal_positive
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    return (x > B(T(0))) && (x < B(std::numeric_limits<T>::min()));
+                }
+            };
+
+            /// The lanes of cbrt that xsimd 8 gets wrong in double: subnormals of either sign.
+            struct kernel_normal_magnitude
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    return (x != B(T(0))) && (xsimd::abs(x) < B(std::numeric_limits<T>::min()));
+                }
+            };
+
+// A function of xtensor's xmath.hpp: xsimd's function of the same name on batches, xtensor's functor on
+// numbers.
+#define XTENSOR_NAMED_KERNEL_MATH(FUNCTOR, BASE, ARITY, SIMD_FUNCTION)                                      \
+    template <>                                                                                              \
+    struct kernel_op<FUNCTOR> : BASE                                                                         \
+    {                                                                                                        \
+        static constexpr std::size_t arity = ARITY;                                                          \
+        template <class V, class... R>                                                                       \
+        static auto apply(const V& x, const R&... rest) noexcept                                             \
+        {                                                                                                    \
+            if constexpr (std::is_arithmetic<V>::value)                                                      \
+            {                                                                                                \
+                return FUNCTOR{}(x, rest...);                                                                \
+            }                                                                                                \
+            else                                                                                             \
+            {                                                                                                \
+                return SIMD_FUNCTION(x, rest...);                                                            \
+            }                                                                                                \
+        }                                                                                                    \
+    };
+
+/// Where xsimd 8's function leaves the accuracy of the rest of its domain, the lanes are computed with
+/// xtensor's functor instead: `Domain::outside(x)` marks them (rarely any, so one test per batch).
+#define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                          \
+    template <>                                                                                              \
+    struct kernel_op<xt::math::NAME##_fun> : kernel_arithmetic_op                                            \
+    {                                                                                                        \
+        static constexpr std::size_t arity = 1;                                                              \
+        template <class V>                                                                                   \
+        static V apply(const V& x) noexcept                                                                  \
+        {                                                                                                    \
+            if constexpr (std::is_arithmetic<V>::value)                                                      \
+            {                                                                                                \
+                return xt::math::NAME##_fun{}(x);                                                            \
+            }                                                                                                \
+            else                                                                                             \
+            {                                                                                                \
+                return simd::with_scalar_lanes(xsimd::NAME(x), x, DOMAIN::outside(x),                        \
+                                               [](auto v) { return xt::math::NAME##_fun{}(v); });            \
+            }                                                                                                \
+        }                                                                                                    \
+    };
+
+#define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 1, xsimd::NAME)
+#define XTENSOR_NAMED_KERNEL_BINARY(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 2, xsimd::NAME)
+#define XTENSOR_NAMED_KERNEL_PREDICATE(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_predicate_op, 1, xsimd::NAME)
+
+            XTENSOR_NAMED_KERNEL_UNARY(abs)
+            XTENSOR_NAMED_KERNEL_UNARY(fabs)
+            XTENSOR_NAMED_KERNEL_BINARY(fdim)
+            XTENSOR_NAMED_KERNEL_GUARDED(exp, kernel_exp_range)
+            XTENSOR_NAMED_KERNEL_UNARY(exp2)
+            XTENSOR_NAMED_KERNEL_GUARDED(expm1, kernel_exp_range)
+            XTENSOR_NAMED_KERNEL_GUARDED(log, kernel_normal_positive)
+            XTENSOR_NAMED_KERNEL_GUARDED(log10, kernel_normal_positive)
+            XTENSOR_NAMED_KERNEL_GUARDED(log2, kernel_normal_positive)
+            XTENSOR_NAMED_KERNEL_UNARY(log1p)
+            XTENSOR_NAMED_KERNEL_UNARY(sqrt)
+            XTENSOR_NAMED_KERNEL_GUARDED(cbrt, kernel_normal_magnitude)
+            XTENSOR_NAMED_KERNEL_BINARY(hypot)
+            XTENSOR_NAMED_KERNEL_UNARY(sin)
+            XTENSOR_NAMED_KERNEL_UNARY(cos)
+            XTENSOR_NAMED_KERNEL_UNARY(tan)
+            XTENSOR_NAMED_KERNEL_UNARY(asin)
+            XTENSOR_NAMED_KERNEL_UNARY(acos)
+            XTENSOR_NAMED_KERNEL_UNARY(atan)
+            XTENSOR_NAMED_KERNEL_BINARY(atan2)
+            XTENSOR_NAMED_KERNEL_UNARY(sinh)
+            XTENSOR_NAMED_KERNEL_UNARY(cosh)
+            XTENSOR_NAMED_KERNEL_UNARY(tanh)
+            XTENSOR_NAMED_KERNEL_UNARY(asinh)
+            XTENSOR_NAMED_KERNEL_UNARY(acosh)
+            XTENSOR_NAMED_KERNEL_UNARY(atanh)
+            XTENSOR_NAMED_KERNEL_UNARY(ceil)
+            XTENSOR_NAMED_KERNEL_UNARY(floor)
+            XTENSOR_NAMED_KERNEL_UNARY(trunc)
+            XTENSOR_NAMED_KERNEL_UNARY(round)
+            XTENSOR_NAMED_KERNEL_UNARY(nearbyint)
+            XTENSOR_NAMED_KERNEL_UNARY(rint)
+            XTENSOR_NAMED_KERNEL_PREDICATE(isfinite)
+            XTENSOR_NAMED_KERNEL_PREDICATE(isinf)
+            XTENSOR_NAMED_KERNEL_PREDICATE(isnan)
+
+#undef XTENSOR_NAMED_KERNEL_UNARY
+#undef XTENSOR_NAMED_KERNEL_BINARY
+#undef XTENSOR_NAMED_KERNEL_PREDICATE
+#undef XTENSOR_NAMED_KERNEL_MATH
+
+            /// xt::maximum, xt::minimum and xt::clip select with comparisons: exact on both forms.
+            template <>
+            struct kernel_op<xt::math::maximum<void>> : kernel_arithmetic_op
+            {
+                static constexpr std::size_t arity = 2;
+
+                template <class V>
+                static V apply(const V& a, const V& b) noexcept
+                {
+                    return pick(a > b, a, b);
+                }
+            };
+
+            template <>
+            struct kernel_op<xt::math::minimum<void>> : kernel_arithmetic_op
+            {
+                static constexpr std::size_t arity = 2;
+
+                template <class V>
+                static V apply(const V& a, const V& b) noexcept
+                {
+                    return pick(a < b, a, b);
+                }
+            };
+
+            template <>
+            struct kernel_op<xt::math::clamp_fun> : kernel_arithmetic_op
+            {
+                static constexpr std::size_t arity = 3;
+
+                template <class V>
+                static V apply(const V& v, const V& lo, const V& hi) noexcept
+                {
+                    return pick(v < lo, lo, pick(hi < v, hi, v));
+                }
+            };
+
+            /// The library's own functors (detail/xfunctors.hpp) take numbers and batches alike.
+            template <class F>
+            struct kernel_own_op : kernel_arithmetic_op
+            {
+                static constexpr std::size_t arity = 1;
+
+                template <class V>
+                static V apply(const V& x) noexcept
+                {
+                    return F{}(x);
+                }
+            };
+
+            template <>
+            struct kernel_op<square_fun> : kernel_own_op<square_fun>
+            {
+            };
+
+            template <>
+            struct kernel_op<cube_fun> : kernel_own_op<cube_fun>
+            {
+            };
+
+            template <std::size_t N>
+            struct kernel_op<pow_fun<N>> : kernel_own_op<pow_fun<N>>
+            {
+            };
+
+            template <>
+            struct kernel_op<nan_to_zero_fun> : kernel_own_op<nan_to_zero_fun>
+            {
+            };
+
+            template <>
+            struct kernel_op<not_nan_fun> : kernel_own_op<not_nan_fun>
+            {
+            };
+
+            /**
+             * The fold of a reduction the kernels run: `combine` adds one value to a partial result and
+             * merges two partial results (the same function for every fold here), `identity` starts a
+             * partial result that holds nothing yet.
+             */
+            template <class F>
+            struct kernel_fold
+            {
+                static constexpr bool known = false;
+            };
+
+            template <class F>
+            struct kernel_own_fold
+            {
+                static constexpr bool known = true;
+
+                template <class V>
+                static V combine(const V& a, const V& b) noexcept
+                {
+                    return F{}(a, b);
+                }
+
+                template <class T>
+                static constexpr T identity() noexcept
+                {
+                    return F::template identity<T>();
+                }
+            };
+
+            template <>
+            struct kernel_fold<xt::detail::plus>
+            {
+                static constexpr bool known = true;
+
+                template <class V>
+                static V combine(const V& a, const V& b) noexcept
+                {
+                    return a + b;
+                }
+
+                template <class T>
+                static constexpr T identity() noexcept
+                {
+                    return T(0);
+                }
+            };
+
+            template <>
+            struct kernel_fold<xt::detail::multiplies>
+            {
+                static constexpr bool known = true;
+
+                template <class V>
+                static V combine(const V& a, const V& b) noexcept
+                {
+                    return a * b;
+                }
+
+                template <class T>
+                static constexpr T identity() noexcept
+                {
+                    return T(1);
+                }
+            };
+
+            template <>
+            struct kernel_fold<max_fold> : kernel_own_fold<max_fold>
+            {
+            };
+
+            template <>
+            struct kernel_fold<min_fold> : kernel_own_fold<min_fold>
+            {
+            };
+
+            template <>
+            struct kernel_fold<nanmax_fold> : kernel_own_fold<nanmax_fold>
+            {
+            };
+
+            template <>
+            struct kernel_fold<nanmin_fold> : kernel_own_fold<nanmin_fold>
+            {
+            };
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
+
+#endif

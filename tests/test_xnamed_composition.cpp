@@ -1,0 +1,279 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// Named operations compose: an expression of three operations and more, under every built-in strategy,
+// with operands that are containers, strided views, lazy expressions and plain xtensor expressions,
+// gives the values of the same expression written in plain xtensor with its broadcasting spelled out
+// (the oracle), through xn::eval (the kernels) and through xtensor's own assignment of expression()
+// alike. Its xtensor expression is a tree of xfunctions over strided leaves and scalars, which the
+// kernels take whole. This file is also built with XTENSOR_NAMED_DISABLE_KERNELS
+// (test_xnamed_composition_without_kernels): the same values through xtensor alone.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/xtensor-named.hpp>
+
+#include "support/kernel_oracle.hpp"
+
+namespace xn = xt::named;
+using kernel_oracle::same_bits;
+
+namespace
+{
+    using shape_t = std::vector<std::size_t>;
+
+    /// Distinct values of many magnitudes, so that any misplaced element shows.
+    xt::xarray<double> values(const shape_t& shape, unsigned seed)
+    {
+        return kernel_oracle::random_array<double>(shape, seed);
+    }
+
+    /// Same shape and values: bit for bit, or within `ulps` units in the last place where a math
+    /// function is in the expression (xsimd's on one path, std's on another: docs/kernels.md).
+    template <class A, class B>
+    ::testing::AssertionResult same_values(const A& actual, const B& expected, long long ulps)
+    {
+        return ulps == 0 ? same_bits(actual, expected) : kernel_oracle::within_ulps(actual, expected, ulps);
+    }
+
+    /// Checks a named expression against its oracle: dims, values by both evaluations, and that its
+    /// xtensor expression is an elementwise tree that the kernels evaluate.
+    template <class E, class O>
+    void expect_composes(const E& e, const xn::dims& dims, const O& oracle, long long ulps = 0)
+    {
+        using expression_type = typename E::expression_type;
+        static_assert(xn::detail::is_viewable_tree_v<expression_type>,
+                      "a named expression of elementwise operations is a tree of xfunctions over strided leaves");
+        EXPECT_EQ(e.dims(), dims);
+        const xt::xarray<double> expected = oracle;
+        EXPECT_TRUE(same_values(xn::eval(e).expression(), expected, ulps));
+        xt::xarray<double> through_xtensor;
+        xt::noalias(through_xtensor) = e.expression();
+        EXPECT_TRUE(same_values(through_xtensor, expected, ulps));
+#if !defined(XTENSOR_NAMED_DISABLE_KERNELS)
+        xt::xarray<double> through_kernels;
+        EXPECT_TRUE(xn::detail::try_kernel_assign(through_kernels, e.expression()));
+#endif
+    }
+
+    /// Operands of the four kinds, over an image batch (n, c, h, w) = (2, 3, 4, 5).
+    struct operands
+    {
+        xt::xarray<double> x = values({2, 3, 4, 5}, 1);
+        xt::xarray<double> channels = values({7}, 2); // a view of it gives (c)
+        xt::xarray<double> map_a = values({5, 4}, 3); // (w, h)
+        xt::xarray<double> map_b = values({5, 4}, 4);
+        xt::xarray<double> rows = values({2, 4, 5}, 5);    // (n, h, w)
+        xt::xarray<double> plain_c = values({3, 1, 1}, 6); // plain, lines up with (c, h, w) by position
+
+        /// The channel view: elements 2, 3, 4 of `channels`.
+        auto channel_view() const
+        {
+            return xt::view(channels, xt::range(2, 5));
+        }
+    };
+} // namespace
+
+TEST(named_composition, missing_dims_composes_containers_views_and_lazy_operands)
+{
+    operands o;
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    auto nm = xn::name(o.channel_view(), {"c"});
+    auto lazy = xn::name(o.map_a + o.map_b, {"w", "h"}); // permuted against nx
+    auto e = ((nx - nm) * lazy + nx) / (nm + 2.0);
+
+    const xt::xarray<double> m = o.channel_view();
+    const auto m4 = xt::view(m, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    const auto map4 = xt::view(xt::transpose(xt::eval(o.map_a + o.map_b)), xt::newaxis(), xt::newaxis(),
+                               xt::all(), xt::all());
+    expect_composes(e, {"n", "c", "h", "w"}, ((o.x - m4) * map4 + o.x) / (m4 + 2.0));
+}
+
+TEST(named_composition, a_stretching_missing_dims_composes_size_one_axes)
+{
+    operands o;
+    const xt::xarray<double> one_c = values({1}, 7);
+    auto nx = xn::name<xn::basic_missing_dims<true>>(o.x, {"n", "c", "h", "w"});
+    auto ns = xn::name<xn::basic_missing_dims<true>>(one_c, {"c"});
+    auto nr = xn::name<xn::basic_missing_dims<true>>(xt::view(o.rows, xt::all(), xt::all(), xt::all()),
+                                                     {"n", "h", "w"});
+    auto e = xn::exp((nx * ns - nr) / 8.0) + nr * ns;
+
+    const auto s4 = xt::view(one_c, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    const auto r4 = xt::view(o.rows, xt::all(), xt::newaxis(), xt::all(), xt::all());
+    const xt::xarray<double> inner = (o.x * s4 - r4) / 8.0;
+    // exp is xsimd's in the kernels and in xtensor's SIMD loops, std's in xtensor's other loops: the
+    // values agree within exp's bound (docs/kernels.md), and the arithmetic around it is exact.
+    xt::xarray<double> exp_inner = inner;
+    std::transform(inner.begin(), inner.end(), exp_inner.begin(), [](double v) { return std::exp(v); });
+    expect_composes(e, {"n", "c", "h", "w"}, exp_inner + r4 * s4, 4);
+}
+
+TEST(named_composition, numpy_composes_named_plain_and_lazy_operands)
+{
+    operands o;
+    auto nx = xn::name<xn::numpy>(o.x, {"?", "c", "h", "w"});
+    auto lazy = xn::name<xn::numpy>(xt::transpose(o.map_b) * 0.5, {"h", "w"});
+    // A plain strided view of shape (4, 1): it lines up with (h, w) by position.
+    const auto column = xt::view(o.map_a, 0, xt::all(), xt::newaxis());
+    auto e = ((nx + lazy) * o.plain_c - column) / (nx + 3.0);
+
+    expect_composes(e, {"?", "c", "h", "w"},
+                    ((o.x + xt::transpose(o.map_b) * 0.5) * o.plain_c - column) / (o.x + 3.0));
+}
+
+TEST(named_composition, leading_composes_trailing_operands)
+{
+    operands o;
+    const xt::xarray<double> chw = values({3, 4, 5}, 8);
+    auto nx = xn::name<xn::leading>(o.x, {"n", "c", "h", "w"});
+    auto trailing = xn::name<xn::leading>(xt::transpose(o.map_a), {"h", "w"}); // a strided view
+    auto lazy = xn::name<xn::leading>(chw - 1.0, {"c", "h", "w"});
+    auto e = (nx * trailing + chw) * lazy - nx;
+
+    expect_composes(e, {"n", "c", "h", "w"}, (o.x * xt::transpose(o.map_a) + chw) * (chw - 1.0) - o.x);
+}
+
+TEST(named_composition, name_match_permutes_lazy_and_view_operands_at_any_depth)
+{
+    operands o;
+    const xt::xarray<double> per_image = values({2}, 9);
+    auto img = xn::name<xn::name_match>(o.x, {"?", "c", "h", "w"});
+    auto lbl = xn::name<xn::name_match>(xt::view(o.rows, xt::all(), xt::all(), xt::all()), {"?", "h", "w"});
+    auto permuted = xn::name<xn::name_match>(o.map_a - o.map_b, {"w", "h"});
+    auto e = ((img * lbl + permuted) - per_image) * (permuted + lbl);
+
+    const auto lbl4 = xt::view(o.rows, xt::all(), xt::newaxis(), xt::all(), xt::all());
+    const xt::xarray<double> map = xt::transpose(xt::eval(o.map_a - o.map_b));
+    const auto per4 = xt::view(per_image, xt::all(), xt::newaxis(), xt::newaxis(), xt::newaxis());
+    expect_composes(e, {"?", "c", "h", "w"}, ((o.x * lbl4 + map) - per4) * (map + lbl4));
+}
+
+TEST(named_composition, exact_composes_operands_of_equal_axes)
+{
+    operands o;
+    const xt::xarray<double> y = values({2, 3, 4, 5}, 10);
+    const xt::xarray<double> big = values({2, 3, 4, 7}, 11);
+    auto nx = xn::name<xn::exact>(o.x, {"n", "c", "h", "w"});
+    auto ny = xn::name<xn::exact>(y, {"n", "c", "h", "w"});
+    auto view = xn::name<xn::exact>(xt::view(big, xt::all(), xt::all(), xt::all(), xt::range(1, 6)),
+                                    {"n", "c", "h", "w"});
+    auto lazy = xn::name<xn::exact>(o.x * y, {"n", "c", "h", "w"});
+    auto e = ((nx + ny) * view - lazy) / (nx - 7.0);
+
+    const auto v = xt::view(big, xt::all(), xt::all(), xt::all(), xt::range(1, 6));
+    expect_composes(e, {"n", "c", "h", "w"}, ((o.x + y) * v - o.x * y) / (o.x - 7.0));
+}
+
+TEST(named_composition, transposed_and_aligned_lazy_expressions_push_their_views_to_the_leaves)
+{
+    operands o;
+    // Stretching size-1 axes, so that align_to's inserted axes line up.
+    using stretching = xn::basic_missing_dims<true>;
+    auto nx = xn::name<stretching>(o.x, {"n", "c", "h", "w"});
+    auto nm = xn::name<stretching>(o.channel_view(), {"c"});
+    // The lazy (n, c, h, w) expression seen as (w, h, c, n), then inserted axes by align_to.
+    auto t = ((nx - nm) * 2.0).transpose();
+    auto aligned = (nm + 1.0).align_to({"n", "c", "h", "w"});
+    auto e = t * t.transpose({"n", "c", "h", "w"}).transpose() + aligned.transpose();
+
+    const xt::xarray<double> m = o.channel_view();
+    const auto m4 = xt::view(m, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    const xt::xarray<double> inner = (o.x - m4) * 2.0;
+    const auto m_t = xt::view(m + 1.0, xt::newaxis(), xt::newaxis(), xt::all(), xt::newaxis());
+    expect_composes(e, {"w", "h", "c", "n"}, xt::transpose(inner) * xt::transpose(inner) + m_t);
+}
+
+TEST(named_composition, explicit_broadcasts_of_lazy_expressions_compose)
+{
+    operands o;
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    auto spread =
+        xn::name(xn::broadcast(o.channel_view() * 3.0, {2, 3, 4, 5}, {0, 2, 3}), {"n", "c", "h", "w"});
+    auto e = (nx - spread) * (spread + nx) - 1.0;
+
+    const xt::xarray<double> m = o.channel_view() * 3.0;
+    const auto m4 = xt::view(m, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    expect_composes(e, {"n", "c", "h", "w"}, (o.x - m4) * (m4 + o.x) - 1.0);
+}
+
+/**************************************************************
+ * reductions inside operations: evaluated once, when built    *
+ **************************************************************/
+
+TEST(named_composition, a_reduction_inside_an_operation_is_evaluated_once_when_the_operation_is_built)
+{
+    operands o;
+    xt::xarray<double> x = o.x;
+    auto nx = xn::name(x, {"n", "c", "h", "w"});
+    auto centred = nx - xn::amax(nx, {"c"});
+    static_assert(xn::detail::is_viewable_tree_v<decltype(centred)::expression_type>,
+                  "the reduction is held as an evaluated temporary, a strided leaf");
+    const xt::xarray<double> max_c = xt::amax(o.x, {1});
+    const xt::xarray<double> expected = o.x - xt::view(max_c, xt::all(), xt::newaxis(), xt::all(), xt::all());
+    EXPECT_TRUE(same_bits(xn::eval(centred).expression(), expected));
+
+    // A write after the operation was built reaches the elementwise part, not the evaluated maximum.
+    x(0, 0, 0, 0) = 1e6;
+    xt::xarray<double> after = expected;
+    after(0, 0, 0, 0) = 1e6 - max_c(0, 0, 0);
+    EXPECT_TRUE(same_bits(xn::eval(centred).expression(), after));
+}
+
+TEST(named_composition, softmax_over_a_named_axis_matches_a_reference_loop)
+{
+    operands o;
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    auto e = xn::exp(nx - xn::amax(nx, {"c"}));
+    auto softmax = xn::eval(e / xn::sum(e, {"c"}));
+    EXPECT_EQ(softmax.dims(), (xn::dims{"n", "c", "h", "w"}));
+
+    // The reference: max, exponentials and sum over c, one pixel at a time, with std::exp.
+    for (std::size_t n = 0; n < 2; ++n)
+    {
+        for (std::size_t h = 0; h < 4; ++h)
+        {
+            for (std::size_t w = 0; w < 5; ++w)
+            {
+                double top = -INFINITY;
+                for (std::size_t c = 0; c < 3; ++c)
+                {
+                    top = std::max(top, o.x(n, c, h, w));
+                }
+                double total = 0;
+                for (std::size_t c = 0; c < 3; ++c)
+                {
+                    total += std::exp(o.x(n, c, h, w) - top);
+                }
+                for (std::size_t c = 0; c < 3; ++c)
+                {
+                    const double expected = std::exp(o.x(n, c, h, w) - top) / total;
+                    EXPECT_NEAR(softmax.expression()(n, c, h, w), expected, 1e-15);
+                }
+            }
+        }
+    }
+}
+
+TEST(named_composition, plain_reductions_as_operands_are_evaluated_too)
+{
+    operands o;
+    auto nx = xn::name<xn::numpy>(o.x, {"n", "c", "h", "w"});
+    // A plain xtensor reducer (over h and w, kept as size 1) lines up by position.
+    auto e = (nx - xt::mean(o.x, {2, 3}, xt::keep_dims)) * 2.0 + nx;
+    static_assert(xn::detail::is_viewable_tree_v<decltype(e)::expression_type>, "evaluated into a leaf");
+    // The mean is summed along the innermost axes, lane by lane where the kernels run: the oracle
+    // takes it as evaluated in this build, and checks the exact arithmetic around it.
+    const xt::xarray<double> mean = xn::eval(xt::mean(o.x, {2, 3}, xt::keep_dims));
+    expect_composes(e, {"n", "c", "h", "w"}, (o.x - mean) * 2.0 + o.x);
+}
