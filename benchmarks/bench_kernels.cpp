@@ -26,6 +26,8 @@
 
 #include <xtensor-named/xtensor-named.hpp>
 
+#include "bench_protocol.hpp"
+
 #if __has_include(<Eigen/Core>)
 #include <Eigen/Core>
 #define XTENSOR_NAMED_BENCH_EIGEN 1
@@ -382,40 +384,8 @@ namespace
                                      [=](benchmark::State& state) { bench_store<T, true>(state, m, n); });
     }
 
-    /// Prints Google Benchmark's usual output and keeps the median CPU time of every benchmark: on a
-    /// machine shared with other work, CPU time leaves out the time the process waits for a core.
-    class table_reporter : public benchmark::ConsoleReporter
-    {
-    public:
-        void ReportRuns(const std::vector<Run>& reports) override
-        {
-            benchmark::ConsoleReporter::ReportRuns(reports);
-            for (const auto& r : reports)
-            {
-                const std::string name = r.run_name.str();
-                if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
-                {
-                    m_median[name] = r.GetAdjustedCPUTime();
-                }
-                else if (r.run_type == Run::RT_Iteration && r.repetitions <= 1)
-                {
-                    m_median[name] = r.GetAdjustedCPUTime();
-                }
-            }
-        }
-
-        double time(const std::string& name) const
-        {
-            const auto it = m_median.find(name);
-            return it == m_median.end() ? 0.0 : it->second;
-        }
-
-    private:
-        std::map<std::string, double> m_median;
-    };
-
     /// The faster of the two store loops of a configuration, 0 if neither ran.
-    double store_floor(const table_reporter& reporter, const std::string& config)
+    double store_floor(const xtensor_named_bench::median_reporter& reporter, const std::string& config)
     {
         const double ordinary = reporter.time(config + "/store/ordinary");
         const double streaming = reporter.time(config + "/store/streaming");
@@ -433,7 +403,7 @@ namespace
         return text;
     }
 
-    void print_table(const table_reporter& reporter)
+    void print_table(const xtensor_named_bench::median_reporter& reporter)
     {
         std::printf("\nRatios of median CPU times, xtensor / xtensor-named (bar in brackets); "
                     "bw: share of the copy-bandwidth bound that xtensor-named reaches\n");
@@ -515,33 +485,16 @@ int main(int argc, char** argv)
 #if !XTENSOR_NAMED_BENCH_EIGEN
     std::printf("Eigen not found: no Eigen column\n");
 #endif
-    // The protocol unless the command line says otherwise: repetitions in random interleaved
+    // The protocol unless the command line says otherwise: 15 repetitions in random interleaved
     // order, medians reported.
-    std::vector<char*> args(argv, argv + argc);
-    std::vector<std::string> defaults = {"--benchmark_repetitions=15",
-                                         "--benchmark_enable_random_interleaving=true",
-                                         "--benchmark_report_aggregates_only=true"};
-    for (auto& flag : defaults)
-    {
-        const std::string key = flag.substr(0, flag.find('='));
-        const bool given =
-            std::any_of(args.begin() + 1, args.end(),
-                        [&](const char* arg) { return std::strncmp(arg, key.c_str(), key.size()) == 0; });
-        if (!given)
-        {
-            args.push_back(flag.data());
-        }
-    }
-    int count = static_cast<int>(args.size());
-    benchmark::Initialize(&count, args.data());
-    if (benchmark::ReportUnrecognizedArguments(count, args.data()))
+    if (!xtensor_named_bench::initialize(argc, argv, 15))
     {
         return 1;
     }
     register_config<double>(configs[0]);
     register_config<float>(configs[1]);
     register_config<double>(configs[2]);
-    table_reporter reporter;
+    xtensor_named_bench::median_reporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     print_table(reporter);
     benchmark::Shutdown();

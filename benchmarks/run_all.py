@@ -6,15 +6,23 @@
 #                                                                          #
 # The full license is in the file LICENSE, distributed with this software. #
 ############################################################################
-"""Runs the kernel benchmarks of issue 5 and writes their report.
+"""Runs the benchmarks and writes their report.
 
-Builds bench_kernels (Release, -march=native through xtensor-named::optimize) unless given one, runs it
-(xtensor, xtensor-named, Eigen and a copy, interleaved, medians of 15), runs bench_numpy.py, then writes
-benchmarks/README.md (the ratio table, the machine, the command, the benchmark's own output) and
-docs/benchmarks.png. Needs numpy and matplotlib: on Debian, run it with /usr/bin/python3.
+Builds bench_kernels and bench_pipelines (Release, -march=native through xtensor-named::optimize) unless
+given them, runs bench_kernels (xtensor, xtensor-named, Eigen and a copy, interleaved, medians of 15) and
+bench_numpy.py, then bench_pipelines (a hand-written loop, xtensor and xtensor-named on realistic
+pipelines) and bench_pipelines.py (numpy and PyTorch on the same pipelines), and writes
+benchmarks/README.md (the ratio table, the machine, the command, the benchmark's own output, and the
+Pipelines section), docs/benchmarks.png and docs/benchmarks_pipelines.png. Needs numpy and matplotlib
+(and PyTorch for its column): on Debian, run it with /usr/bin/python3.
 
     /usr/bin/python3 benchmarks/run_all.py                  # build in build/bench, run, write
     /usr/bin/python3 benchmarks/run_all.py --bench path/to/bench_kernels
+    /usr/bin/python3 benchmarks/run_all.py --pipelines-only # only the pipelines: their section and plot
+    /usr/bin/python3 benchmarks/run_all.py --pipelines-only --scale small --min-time 0.02   # a quick check
+
+Small sizes (--scale small) check that the chain works; they are no measurement, so their report goes
+to build/bench/report/ unless --readme, --plot and --pipelines-plot say otherwise.
 """
 
 import argparse
@@ -23,6 +31,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -74,19 +83,32 @@ def bytes_moved(case, m, n, s):
 
 
 def run(command, **kwargs):
+    """Runs `command`; on failure prints what it printed (when captured) and stops."""
     print("$", " ".join(str(c) for c in command), flush=True)
-    return subprocess.run(command, check=True, **kwargs)
+    result = subprocess.run(command, **kwargs)
+    if result.returncode != 0:
+        for stream in (result.stdout, result.stderr):
+            if stream:
+                print(stream, file=sys.stderr)
+        sys.exit(f"{Path(str(command[0])).name} failed with status {result.returncode}")
+    return result
 
 
-def build(build_dir):
+def build(build_dir, targets):
+    """Configures build_dir for the benchmarks and builds `targets`; their paths, by name."""
     run(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
          "-DXTENSOR_NAMED_BUILD_BENCHMARKS=ON", "-DXTENSOR_NAMED_BUILD_TESTS=OFF",
          "-DXTENSOR_NAMED_BUILD_EXAMPLES=OFF"])
-    run(["cmake", "--build", str(build_dir), "--target", "bench_kernels"])
-    for candidate in [build_dir / "benchmarks" / "bench_kernels", build_dir / "benchmarks" / "Release" / "bench_kernels"]:
-        if candidate.exists():
-            return candidate
-    sys.exit(f"bench_kernels not found under {build_dir}")
+    run(["cmake", "--build", str(build_dir), "--target", *targets])
+    found = {}
+    for target in targets:
+        for candidate in [build_dir / "benchmarks" / target, build_dir / "benchmarks" / "Release" / target]:
+            if candidate.exists():
+                found[target] = candidate
+                break
+        else:
+            sys.exit(f"{target} not found under {build_dir}")
+    return found
 
 
 def medians_of(report):
@@ -203,18 +225,8 @@ def plot(medians, numpy, path):
     print(f"wrote {path}")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, help="an existing bench_kernels; built otherwise")
-    parser.add_argument("--build-dir", type=Path, default=ROOT / "build" / "bench")
-    parser.add_argument("--numpy-python", default=None, help="the Python with numpy (default: this one)")
-    parser.add_argument("--readme", type=Path, default=ROOT / "benchmarks" / "README.md")
-    parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "benchmarks.png")
-    parser.add_argument("bench_args", nargs="*", help="more arguments for bench_kernels (after --)")
-    args = parser.parse_args()
-
-    bench = args.bench or build(args.build_dir)
-    build_dir = args.build_dir if not args.bench else None
+def kernels_readme(args, bench, build_dir, command):
+    """Runs bench_kernels and bench_numpy.py and returns the README without its Pipelines section."""
     json_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_kernels_{os.getpid()}.json"
     result = run([str(bench), f"--benchmark_out={json_path}", "--benchmark_out_format=json",
                   "--benchmark_color=false", *args.bench_args], capture_output=True, text=True)
@@ -242,7 +254,7 @@ def main():
                 slower_than_numpy.append(f"{config} {case}")
     given = [a.split("=", 1)[1] for a in args.bench_args if a.startswith("--benchmark_repetitions=")]
     repetitions = given[-1] if given else "15"
-    command = " ".join(["/usr/bin/python3 benchmarks/run_all.py"] + (["--", *args.bench_args] if args.bench_args else []))
+    image = os.path.relpath(args.plot, args.readme.parent)
     readme = f"""# Benchmarks of the broadcasting kernels
 
 Issue 5 asks xtensor-named's kernels (SPEC §6) to beat xtensor's own assignment by fixed ratios on
@@ -259,10 +271,11 @@ core, and xtensor and xtensor-named are measured alike).
 /usr/bin/python3 benchmarks/run_all.py
 ```
 
-builds `bench_kernels` in `build/bench` (Release, `-march=native` through the opt-in target
-`xtensor-named::optimize`), runs it and `bench_numpy.py`, and writes this file and
-`docs/benchmarks.png`. `bench_kernels` alone prints the same table (`cmake --workflow --preset bench`
-runs it with the other benchmarks).
+builds `bench_kernels` and `bench_pipelines` in `build/bench` (Release, `-march=native` through the
+opt-in target `xtensor-named::optimize`), runs them, `bench_numpy.py` and `bench_pipelines.py`, and
+writes this file, `docs/benchmarks.png` and `docs/benchmarks_pipelines.png`. With `--pipelines-only`
+it runs only the pipelines and rewrites only their section and plot. Each benchmark alone prints its
+own table (`cmake --workflow --preset bench` runs them all).
 
 ## Machine
 
@@ -272,7 +285,7 @@ runs it with the other benchmarks).
 
 ## Results
 
-![speed-up over xtensor](../docs/benchmarks.png)
+![speed-up over xtensor]({image})
 
 {rows}
 
@@ -328,9 +341,251 @@ The benchmark's own output:
 - Results of the kernels equal xtensor's bit for bit for `+ - * /` (tests/test_xkernels.cpp); sums
   over outer axes too, sums along the innermost axis within the bound of recursive summation.
 """
-    args.readme.write_text(readme)
-    print(f"wrote {args.readme}")
     plot(medians, numpy, args.plot)
+    return readme
+
+
+# The pipelines of bench_pipelines.cpp, in its order: name, what it computes, and the bar for
+# xtensor-named / the hand loop.
+PIPELINES = [("normalize", "(x - m[c]) / s[c]", 1.3),
+             ("normalize_masked", "where(lbl == 1, (x - m[c]) / s[c], 0)", 1.3),
+             ("exp", "exp(x)", 1.3),
+             ("relu", "where(x > 0, x, 0)", 1.3),
+             ("channel_mean", "mean of x over (n, h, w)", 1.3),
+             ("channel_max", "max of x over (n, h, w)", 1.3),
+             ("image_sum", "sum of x over (c, h, w)", 1.3),
+             ("softmax", "e = exp(x - max over c); e / sum(e over c)", 2.0),
+             ("row_column", "(A + u[x]) * v[y]", 1.3),
+             ("chain3", "(A + B) * C - A", 1.3),
+             ("anomaly", "j = a + b (outer join on time); j - nanmean(j over time)", 2.0)]
+
+# The columns of the pipelines' table and plot: label, where the time comes from, the key in it.
+PIPELINE_COLUMNS = [("hand", "bench", "hand"), ("xtensor", "bench", "xtensor"),
+                    ("xtensor-named", "bench", "named"), ("numpy", "python", "numpy"),
+                    ("PyTorch", "python", "torch")]
+
+
+def run_pipelines(args, bench):
+    """Runs bench_pipelines and bench_pipelines.py; their medians (seconds), context and notes."""
+    json_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_pipelines_{os.getpid()}.json"
+    timing = [f"--benchmark_min_time={args.min_time}"] if args.min_time else []
+    result = run([str(bench), f"--scale={args.scale}", f"--benchmark_out={json_path}",
+                  "--benchmark_out_format=json", "--benchmark_color=false", *timing, *args.pipelines_arg],
+                 capture_output=True, text=True)
+    print(result.stdout)
+    report = json.loads(json_path.read_text())
+    json_path.unlink()
+
+    python = args.numpy_python or sys.executable
+    timing = [f"--min-time={args.min_time}"] if args.min_time else []
+    python_run = run([python, str(ROOT / "benchmarks" / "bench_pipelines.py"), "--json", f"--scale={args.scale}",
+                      *timing], capture_output=True, text=True)
+    print(python_run.stderr)
+    python_report = json.loads(python_run.stdout)
+
+    notes = {}
+    if "xn::nanmean not available" in result.stdout:
+        notes["anomaly/named"] = ("no xtensor-named time: `xn::nanmean` is not in the library yet (the case is "
+                                  "compiled with `-DXTENSOR_NAMED_BENCH_HAS_NANMEAN=1`)")
+    notes.update(python_report.get("notes", {}))
+    given = [a.split("=", 1)[1] for a in args.pipelines_arg if a.startswith("--benchmark_repetitions=")]
+    output = result.stdout
+    return {"bench": medians_of(report), "python": python_report["medians"], "context": report.get("context", {}),
+            "notes": notes, "numpy": python_report.get("numpy"), "torch": python_report.get("torch"),
+            "repetitions": given[-1] if given else "9", "python_repetitions": python_report.get("repetitions"),
+            "table": output[output.find("Pipelines ("):].strip()}
+
+
+def pipeline_time(p, case, source, key):
+    """The median of `case` by one implementation, in seconds, or None."""
+    return p[source].get(f"{case}/{key}")
+
+
+def format_time(seconds):
+    """`12 µs`, `1.23 ms`: the unit that keeps three digits."""
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.1f} µs" if seconds < 1e-4 else f"{seconds * 1e6:.0f} µs"
+
+
+def pipelines_section(p, args, command, image):
+    """The Pipelines section of benchmarks/README.md, from its heading to its end."""
+    rows = ["| case | computes | hand | xtensor | xtensor-named | numpy | PyTorch | named / hand (bar) | "
+            "xtensor / named | numpy / named | PyTorch / named |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    missed = []
+    for case, what, bar in PIPELINES:
+        times = {label: pipeline_time(p, case, source, key) for label, source, key in PIPELINE_COLUMNS}
+        named, hand, xtensor = times["xtensor-named"], times["hand"], times["xtensor"]
+        cells = [f"`{case}`", f"`{what}`"] + [format_time(t) if t else "–" for t in times.values()]
+        if named and hand:
+            met = named / hand <= bar
+            cells.append(f"**{named / hand:.2f}** (≤ {bar}){'' if met else ' ✗'}")
+            if not met:
+                missed.append(f"{case} (named / hand)")
+        else:
+            cells.append("–")
+        if named and xtensor:
+            met = named <= xtensor
+            cells.append(f"{xtensor / named:.2f}{'' if met else ' ✗'}")
+            if not met:
+                missed.append(f"{case} (slower than xtensor)")
+        else:
+            cells.append("–")
+        for label in ("numpy", "PyTorch"):
+            cells.append(f"{times[label] / named:.2f}" if named and times[label] else "–")
+        rows.append("| " + " | ".join(cells) + " |")
+    context = p["context"]
+    sizes = "; ".join(f"{what} {context[f'pipelines_{key}']}" for key, what in
+                      [("images", "images x"), ("matrices", "matrices A, B, C"), ("series", "series a, b")]
+                      if f"pipelines_{key}" in context)
+    scale = context.get("pipelines_scale", args.scale)
+    warning = ("\n**Small sizes: a check that the chain works, not a measurement.**\n" if scale == "small" else "")
+    notes = "\n".join(f"- `{name}`: {note}" for name, note in p["notes"].items())
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"""## Pipelines
+
+What users write: several operations, math functions and reductions by name in one expression (SPEC §6
+judges speed on such pipelines). `bench_pipelines.cpp` times each case, in one process and in random
+interleaved order, on the same inputs into preallocated outputs: a loop written by hand over raw pointers
+(the floor: what a good C++ programmer writes without intrinsics; the compiler vectorises what it may
+without `-ffast-math`, reductions in independent lanes), xtensor's own evaluation with its broadcasting
+spelled out (`xt::noalias(out) = ...`; a reduction that feeds an operation evaluated first into a buffer,
+as xtensor's lazy reducers would recompute it at every element), and xtensor-named
+(`xn::assign(out, named expression)`, the expression built in the timed loop, default strategy
+`xn::missing_dims`). `bench_pipelines.py` times numpy ({p['numpy']}) and PyTorch ({p['torch']}, one
+thread, inference mode) on the same shapes and the same data, with `out=` where the API has it. Every
+implementation is checked against the hand loop (numpy and PyTorch against a float64 reference) before
+anything is timed. Times are medians of {p['repetitions']} (C++) and {p['python_repetitions']} (Python)
+repetitions of CPU time.
+{warning}
+- Sizes ({scale}): {sizes}
+- Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
+- Command: `{command}`
+
+The bar: xtensor-named within 1.3 times the hand loop (2 times where a reduction feeds an operation:
+softmax, anomaly), and no slower than xtensor.
+
+![time over the hand loop's, per pipeline]({image})
+
+{chr(10).join(rows)}
+
+Ratios of median CPU times. named / hand: xtensor-named's time over the hand loop's, with the bar.
+xtensor / named, numpy / named, PyTorch / named: above 1 where xtensor-named is faster. ✗ marks a
+missed bar.
+
+{"Every pipeline meets the bar." if not missed else "Missed in this run: " + ", ".join(missed) + "."}
+
+{notes}
+
+The benchmark's own table:
+
+```
+{p['table']}
+```
+
+Only the pipelines, quickly (this section and its plot):
+
+```sh
+/usr/bin/python3 benchmarks/run_all.py --pipelines-only
+/usr/bin/python3 benchmarks/run_all.py --pipelines-only --scale small --min-time 0.02   # into build/bench/report/
+```
+"""
+
+
+def plot_pipelines(p, path):
+    """Bars per pipeline: each implementation's time over the hand loop's, with the bar of xtensor-named."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series = [("xtensor", "#6aa84f"), ("xtensor-named", "#1f6fb4"), ("numpy", "#e8912d"), ("PyTorch", "#a64d79")]
+    sources = {label: (source, key) for label, source, key in PIPELINE_COLUMNS}
+    figure, ax = plt.subplots(figsize=(14, 5.2))
+    width = 0.2
+    for k, (label, color) in enumerate(series):
+        positions, values = [], []
+        for i, (case, *_rest) in enumerate(PIPELINES):
+            hand = pipeline_time(p, case, "bench", "hand")
+            t = pipeline_time(p, case, *sources[label])
+            if hand and t:
+                positions.append(i + (k - 1.5) * width)
+                values.append(t / hand)
+        ax.bar(positions, values, width, label=label, color=color)
+    # The bar over xtensor-named's column (the second of four).
+    for i, (_, _, bar) in enumerate(PIPELINES):
+        ax.plot([i - width, i], [bar, bar], color="black", linewidth=2.5)
+    ax.axhline(1, color="grey", linewidth=0.8, linestyle="--", label="the hand loop")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(PIPELINES)))
+    ax.set_xticklabels([case.replace("_", "\n") for case, *_ in PIPELINES], fontsize=8)
+    ax.set_ylabel("median CPU time / the hand loop's\n(lower is faster; log scale)")
+    ax.plot([], [], color="black", linewidth=2.5, label="bar for xtensor-named")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=6, frameon=False)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    scale = p["context"].get("pipelines_scale", "")
+    ax.set_title("Pipelines: time over a hand-written loop (median CPU time; C++ in one process, interleaved)"
+                 + (" — SMALL SIZES, not a measurement" if scale == "small" else ""))
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    print(f"wrote {path}")
+
+
+def replace_section(text, heading, section):
+    """`text` with the section that starts at `heading` (up to the next one of its level) replaced."""
+    start = text.find(f"\n{heading}\n")
+    if start < 0:
+        return text.rstrip() + "\n\n" + section if text.strip() else section
+    level = heading.split(" ", 1)[0]
+    end = text.find(f"\n{level} ", start + 1)
+    return text[:start + 1] + section + (text[end:] if end >= 0 else "")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bench", type=Path, help="an existing bench_kernels; built otherwise")
+    parser.add_argument("--pipelines-bench", type=Path, help="an existing bench_pipelines; built otherwise")
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "build" / "bench")
+    parser.add_argument("--numpy-python", default=None,
+                        help="the Python with numpy and PyTorch (default: this one)")
+    parser.add_argument("--pipelines-only", action="store_true",
+                        help="run only the pipelines; rewrite only their README section and plot")
+    parser.add_argument("--scale", choices=["full", "small"], default="full",
+                        help="sizes of the pipelines (small: a quick check, reported under the build directory)")
+    parser.add_argument("--min-time", type=float, default=None,
+                        help="seconds per repetition of each pipeline (default: the tools' own)")
+    parser.add_argument("--pipelines-arg", action="append", default=[],
+                        help="one more argument for bench_pipelines, e.g. --pipelines-arg=--benchmark_filter=exp")
+    parser.add_argument("--readme", type=Path, default=None, help="default: benchmarks/README.md")
+    parser.add_argument("--plot", type=Path, default=None, help="default: docs/benchmarks.png")
+    parser.add_argument("--pipelines-plot", type=Path, default=None, help="default: docs/benchmarks_pipelines.png")
+    parser.add_argument("bench_args", nargs="*", help="more arguments for bench_kernels (after --)")
+    args = parser.parse_args()
+
+    # Small sizes are no measurement: their report stays out of the repository unless asked for.
+    report_dir = args.build_dir / "report" if args.scale == "small" else None
+    args.readme = args.readme or (report_dir or ROOT / "benchmarks") / "README.md"
+    args.plot = args.plot or (report_dir or ROOT / "docs") / "benchmarks.png"
+    args.pipelines_plot = args.pipelines_plot or (report_dir or ROOT / "docs") / "benchmarks_pipelines.png"
+    command = " ".join(["/usr/bin/python3 benchmarks/run_all.py", *(shlex.quote(a) for a in sys.argv[1:])])
+
+    targets = [t for t, given in [("bench_kernels", args.bench or args.pipelines_only),
+                                  ("bench_pipelines", args.pipelines_bench)] if not given]
+    built = build(args.build_dir, targets) if targets else {}
+    build_dir = args.build_dir if "bench_kernels" in built else None
+
+    readme = None
+    if not args.pipelines_only:
+        readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
+    elif args.readme.exists():
+        readme = args.readme.read_text()
+    pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])
+    section = pipelines_section(pipelines, args, command, os.path.relpath(args.pipelines_plot, args.readme.parent))
+    args.readme.parent.mkdir(parents=True, exist_ok=True)
+    args.readme.write_text(replace_section(readme or "", "## Pipelines", section))
+    print(f"wrote {args.readme}")
+    plot_pipelines(pipelines, args.pipelines_plot)
 
 
 if __name__ == "__main__":
