@@ -46,12 +46,6 @@
 
 #include "bench_protocol.hpp"
 
-// xn::nanmean (SPEC §4) is not in the library yet: the named anomaly case is written against the API
-// it will have and compiled when this is 1.
-#ifndef XTENSOR_NAMED_BENCH_HAS_NANMEAN
-#define XTENSOR_NAMED_BENCH_HAS_NANMEAN 0
-#endif
-
 namespace xn = xt::named;
 
 namespace
@@ -753,7 +747,6 @@ namespace
         xt::noalias(d.out) -= d.station_mean;
     }
 
-#if XTENSOR_NAMED_BENCH_HAS_NANMEAN
     template <class Sink>
     void anomaly_named(series& d)
     {
@@ -762,7 +755,6 @@ namespace
         const auto j = xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), na, nb);
         Sink{}(d.out, j - xn::nanmean(j, {"time"}));
     }
-#endif
 
     /*****************
      * The catalogue *
@@ -913,13 +905,7 @@ namespace
          on<chain3_xtensor>, on<chain3_named<by_named>>, on<chain3_named<by_xtensor>>},
         // Through xtensor the lazy nanmean would be recomputed at every element: times^2 work.
         {"anomaly", "j = a + b (outer join on time); j - nanmean(j, time)", 2.0, anomaly_tolerance,
-         series_output, on<anomaly_hand>, on<anomaly_xtensor>,
-#if XTENSOR_NAMED_BENCH_HAS_NANMEAN
-         on<anomaly_named<by_named>>,
-#else
-         nullptr,
-#endif
-         nullptr},
+         series_output, on<anomaly_hand>, on<anomaly_xtensor>, on<anomaly_named<by_named>>, nullptr},
     };
 
     struct implementation
@@ -1168,10 +1154,9 @@ namespace
                       z.times, z.times, z.skew, z.skew + z.times);
         benchmark::AddCustomContext("pipelines_series", text);
         std::printf("series %s (station, time)\n", text);
-        std::printf("xtensor %d.%d.%d, xsimd %d.%d.%d (%s); xn::nanmean %s\n", XTENSOR_VERSION_MAJOR,
-                    XTENSOR_VERSION_MINOR, XTENSOR_VERSION_PATCH, XSIMD_VERSION_MAJOR, XSIMD_VERSION_MINOR,
-                    XSIMD_VERSION_PATCH, xn::detail::simd::arch_name(),
-                    XTENSOR_NAMED_BENCH_HAS_NANMEAN ? "used" : "not available: no named anomaly");
+        std::printf("xtensor %d.%d.%d, xsimd %d.%d.%d (%s)\n", XTENSOR_VERSION_MAJOR, XTENSOR_VERSION_MINOR,
+                    XTENSOR_VERSION_PATCH, XSIMD_VERSION_MAJOR, XSIMD_VERSION_MINOR, XSIMD_VERSION_PATCH,
+                    xn::detail::simd::arch_name());
     }
 
     void register_all(workload& w)

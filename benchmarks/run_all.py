@@ -384,9 +384,6 @@ def run_pipelines(args, bench):
     python_report = json.loads(python_run.stdout)
 
     notes = {}
-    if "xn::nanmean not available" in result.stdout:
-        notes["anomaly/named"] = ("no xtensor-named time: `xn::nanmean` is not in the library yet (the case is "
-                                  "compiled with `-DXTENSOR_NAMED_BENCH_HAS_NANMEAN=1`)")
     notes.update(python_report.get("notes", {}))
     given = [a.split("=", 1)[1] for a in args.pipelines_arg if a.startswith("--benchmark_repetitions=")]
     output = result.stdout

@@ -256,11 +256,43 @@ namespace xt
                     }
                 }
 
+                /**
+                 * Set where `a` and `b` differ, NaN included: IEEE's `!=`. xsimd 8's `!=` on AVX and
+                 * AVX-512 batches of float and double is an ordered comparison, false where either
+                 * lane is NaN; the negated `==` is right on every version and architecture.
+                 */
+                template <class V>
+                inline auto not_equal(const V& a, const V& b) noexcept
+                {
+                    if constexpr (std::is_arithmetic<V>::value)
+                    {
+                        return a != b;
+                    }
+                    else
+                    {
+                        return !(a == b);
+                    }
+                }
+
+                /// Set where `value` is NaN, for numbers and batches alike.
+                template <class V>
+                inline auto is_nan(const V& value) noexcept
+                {
+                    if constexpr (std::is_arithmetic<V>::value)
+                    {
+                        return value != value;
+                    }
+                    else
+                    {
+                        return xsimd::isnan(value);
+                    }
+                }
+
                 /// Set where `value` is not 0, NaN included: what C++ makes of a number used as a bool.
                 template <class T>
                 inline mask<T> nonzero(const batch<T>& value) noexcept
                 {
-                    return value != batch_traits<T>::splat(T(0));
+                    return not_equal(value, batch_traits<T>::splat(T(0)));
                 }
 
                 /// 1 where `m` is set, 0 elsewhere: what C++ makes of a bool used as a number.
@@ -296,13 +328,6 @@ namespace xt
                         }
                     }
                     return B::load_aligned(result);
-                }
-
-                /// Set where `value` is NaN.
-                template <class T>
-                inline mask<T> is_nan(const batch<T>& value) noexcept
-                {
-                    return value != value;
                 }
 
                 /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.

@@ -16,6 +16,7 @@
 // (xnamed_math.hpp) compare elementwise.
 
 #include <cstddef>
+#include <functional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -59,6 +60,36 @@ namespace xt
 
         namespace detail
         {
+            /// The functor of xtensor's operator for a transparent functor of <functional>
+            /// (std::plus<>: the same `a + b`), void for any other.
+            template <class F>
+            struct xtensor_functor_of
+            {
+                using type = void;
+            };
+
+#define XTENSOR_NAMED_SAME_FUNCTOR(STD, XT)                                                                  \
+    template <>                                                                                              \
+    struct xtensor_functor_of<STD<>>                                                                         \
+    {                                                                                                        \
+        using type = XT;                                                                                     \
+    };
+
+            XTENSOR_NAMED_SAME_FUNCTOR(std::plus, xt::detail::plus)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::minus, xt::detail::minus)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::multiplies, xt::detail::multiplies)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::divides, xt::detail::divides)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::less, xt::detail::less)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::less_equal, xt::detail::less_equal)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::greater, xt::detail::greater)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::greater_equal, xt::detail::greater_equal)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::equal_to, xt::detail::equal_to)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::not_equal_to, xt::detail::not_equal_to)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::logical_and, xt::detail::logical_and)
+            XTENSOR_NAMED_SAME_FUNCTOR(std::logical_or, xt::detail::logical_or)
+
+#undef XTENSOR_NAMED_SAME_FUNCTOR
+
             /// The one sentence for operands of different strategies.
             template <class... A>
             constexpr void check_strategies() noexcept
@@ -247,11 +278,21 @@ namespace xt
                           "xn::apply: a broadcasting strategy must be a type with "
                           "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
             using functor_type = std::decay_t<F>;
+            using xtensor_functor = typename detail::xtensor_functor_of<functor_type>::type;
             auto make = [&f](auto&& l, auto&& r)
             {
-                return xt::make_lambda_xfunction(functor_type(std::forward<F>(f)),
-                                                 std::forward<decltype(l)>(l),
-                                                 std::forward<decltype(r)>(r));
+                if constexpr (std::is_void<xtensor_functor>::value)
+                {
+                    return xt::make_lambda_xfunction(functor_type(std::forward<F>(f)),
+                                                     std::forward<decltype(l)>(l),
+                                                     std::forward<decltype(r)>(r));
+                }
+                else
+                {
+                    // The operator's own xfunction, which the kernels evaluate.
+                    return xt::detail::make_xfunction<xtensor_functor>(std::forward<decltype(l)>(l),
+                                                                       std::forward<decltype(r)>(r));
+                }
             };
             using shaping = std::conditional_t<std::is_void<Shaping>::value, shaping_of_t<strategy>, Shaping>;
             return detail::aligned_elementwise<strategy, shaping>("apply",

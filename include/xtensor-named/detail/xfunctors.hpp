@@ -98,7 +98,7 @@ namespace xt
                 template <class V>
                 V operator()(const V& x) const noexcept
                 {
-                    return pick(x != x, V(0), x);
+                    return pick(simd::is_nan(x), V(0), x);
                 }
             };
 
@@ -108,7 +108,7 @@ namespace xt
                 template <class V>
                 V operator()(const V& x) const noexcept
                 {
-                    return pick(x != x, V(0), V(1));
+                    return pick(simd::is_nan(x), V(0), V(1));
                 }
             };
 
@@ -121,7 +121,7 @@ namespace xt
                 template <class V>
                 V operator()(const V& a, const V& b) const noexcept
                 {
-                    return pick((a > b) || (a != a), a, b);
+                    return pick((a > b) || simd::is_nan(a), a, b);
                 }
 
                 template <class T>
@@ -138,7 +138,7 @@ namespace xt
                 template <class V>
                 V operator()(const V& a, const V& b) const noexcept
                 {
-                    return pick((a < b) || (a != a), a, b);
+                    return pick((a < b) || simd::is_nan(a), a, b);
                 }
 
                 template <class T>
@@ -156,7 +156,7 @@ namespace xt
                 V operator()(const V& a, const V& b) const noexcept
                 {
                     const V larger = pick(a > b, a, b);
-                    return pick(a != a, b, pick(b != b, a, larger));
+                    return pick(simd::is_nan(a), b, pick(simd::is_nan(b), a, larger));
                 }
 
                 template <class T>
@@ -173,7 +173,7 @@ namespace xt
                 V operator()(const V& a, const V& b) const noexcept
                 {
                     const V smaller = pick(a < b, a, b);
-                    return pick(a != a, b, pick(b != b, a, smaller));
+                    return pick(simd::is_nan(a), b, pick(simd::is_nan(b), a, smaller));
                 }
 
                 template <class T>

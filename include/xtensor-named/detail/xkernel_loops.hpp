@@ -111,13 +111,20 @@ namespace xt
             template <class T, class Fold>
             struct lane_fold_sink
             {
-                simd::batch<T> lanes = simd::batch_traits<T>::splat(Fold::template identity<T>());
+                // Four partial results, batch j of a run going to partial j mod 4: four independent
+                // chains of additions, which a core runs in parallel (one chain waits on each add).
+                static constexpr std::size_t chains = 4;
+                std::array<simd::batch<T>, chains> lanes{simd::batch_traits<T>::splat(Fold::template identity<T>()),
+                                                         simd::batch_traits<T>::splat(Fold::template identity<T>()),
+                                                         simd::batch_traits<T>::splat(Fold::template identity<T>()),
+                                                         simd::batch_traits<T>::splat(Fold::template identity<T>())};
                 std::array<T, simd::batch_size<T>> tail{};
                 std::size_t tail_count = 0;
 
-                void put(std::size_t, const simd::batch<T>& value) noexcept
+                void put(std::size_t i, const simd::batch<T>& value) noexcept
                 {
-                    lanes = Fold::combine(lanes, value);
+                    simd::batch<T>& chain = lanes[(i / simd::batch_size<T>) % chains];
+                    chain = Fold::combine(chain, value);
                 }
 
                 void put_scalar(std::size_t, T value) noexcept
@@ -127,7 +134,9 @@ namespace xt
 
                 T total(T init) const noexcept
                 {
-                    T result = Fold::combine(init, fold_lanes());
+                    const simd::batch<T> merged =
+                        Fold::combine(Fold::combine(lanes[0], lanes[1]), Fold::combine(lanes[2], lanes[3]));
+                    T result = Fold::combine(init, fold_lanes(merged));
                     for (std::size_t i = 0; i < tail_count; ++i)
                     {
                         result = Fold::combine(result, tail[i]);
@@ -136,16 +145,16 @@ namespace xt
                 }
 
             private:
-                T fold_lanes() const noexcept
+                static T fold_lanes(const simd::batch<T>& value) noexcept
                 {
                     if constexpr (std::is_same<Fold, kernel_fold<xt::detail::plus>>::value)
                     {
-                        return simd::batch_traits<T>::sum_lanes(lanes);
+                        return simd::batch_traits<T>::sum_lanes(value);
                     }
                     else
                     {
                         alignas(sizeof(simd::batch<T>)) T values[simd::batch_size<T>];
-                        simd::batch_traits<T>::store(values, lanes);
+                        simd::batch_traits<T>::store(values, value);
                         T result = values[0];
                         for (std::size_t j = 1; j < simd::batch_size<T>; ++j)
                         {

@@ -122,7 +122,7 @@ namespace xt
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater, kernel_predicate_op, 2, (x > ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater_equal, kernel_predicate_op, 2, (x >= ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::equal_to, kernel_predicate_op, 2, (x == ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::not_equal_to, kernel_predicate_op, 2, (x != ...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::not_equal_to, kernel_predicate_op, 2, simd::not_equal(x...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_and, kernel_logical_op, 2, (x && ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_or, kernel_logical_op, 2, (x || ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_not, kernel_logical_op, 1, (!x, ...))
@@ -183,7 +183,7 @@ namespace xt
                 static auto outside(const B& x) noexcept
                 {
                     using T = typename B::value_type;
-                    return (x != B(T(0))) && (xsimd::abs(x) < B(std::numeric_limits<T>::min()));
+                    return simd::not_equal(x, B(T(0))) && (xsimd::abs(x) < B(std::numeric_limits<T>::min()));
                 }
             };
 

@@ -363,12 +363,64 @@ namespace xt
                 }
                 auto buffer = std::make_shared<xt::xarray<T, xt::layout_type::row_major>>(result_shape);
                 T* out = buffer->data();
+                // Along the last axis, each row is the same runs of consecutive source elements and of
+                // filled positions (a row shifted by a join, say): found once, then copied run by run.
+                struct run
+                {
+                    std::size_t length;
+                    std::ptrdiff_t first;  // `absent` for a run of filled positions
+                    std::ptrdiff_t stride;
+                };
+                std::vector<run> runs;
+                if (rank > 0)
+                {
+                    const std::vector<std::ptrdiff_t>& last = steps[rank - 1];
+                    const std::ptrdiff_t stride = strides[rank - 1];
+                    for (std::size_t i = 0; i < last.size(); ++i)
+                    {
+                        const bool extends = !runs.empty() &&
+                                             ((last[i] == absent && runs.back().first == absent) ||
+                                              (last[i] != absent && runs.back().first != absent &&
+                                               last[i] == runs.back().first + static_cast<std::ptrdiff_t>(runs.back().length) * stride));
+                        if (extends)
+                        {
+                            ++runs.back().length;
+                        }
+                        else
+                        {
+                            runs.push_back(run{1, last[i], stride});
+                        }
+                    }
+                }
+                const auto row = [&](std::ptrdiff_t at, bool filled)
+                {
+                    for (const run& r : runs)
+                    {
+                        if (filled || r.first == absent)
+                        {
+                            std::fill(out, out + r.length, fill);
+                        }
+                        else if (r.stride == 1)
+                        {
+                            std::copy(data + at + r.first, data + at + r.first + r.length, out);
+                        }
+                        else
+                        {
+                            const T* src = data + at + r.first;
+                            for (std::size_t i = 0; i < r.length; ++i)
+                            {
+                                out[i] = src[static_cast<std::ptrdiff_t>(i) * r.stride];
+                            }
+                        }
+                        out += r.length;
+                    }
+                };
                 const auto walk = [&](const auto& self, std::size_t axis, std::ptrdiff_t at,
                                       bool filled) -> void
                 {
-                    if (axis == rank)
+                    if (axis + 1 == rank)
                     {
-                        *out++ = filled ? fill : data[at];
+                        row(at, filled);
                         return;
                     }
                     for (const auto step : steps[axis])
@@ -377,7 +429,14 @@ namespace xt
                         self(self, axis + 1, lacks ? at : at + step, lacks);
                     }
                 };
-                walk(walk, 0, static_cast<std::ptrdiff_t>(offset), false);
+                if (rank == 0)
+                {
+                    *out = data[offset];
+                }
+                else
+                {
+                    walk(walk, 0, static_cast<std::ptrdiff_t>(offset), false);
+                }
                 const T* start = buffer->data();
                 auto result_strides = source_strides(*buffer);
                 return gathered_view<T>(start, total, std::move(buffer), std::move(result_shape),
