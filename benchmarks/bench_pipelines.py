@@ -39,7 +39,7 @@ SIZES = {
 }
 
 CASES = ["normalize", "normalize_masked", "exp", "relu", "channel_mean", "channel_max", "image_sum", "softmax",
-         "row_column", "chain3", "anomaly"]
+         "row_column", "chain3", "anomaly", "join_anomaly"]
 
 # (rtol, atol) against the float64 reference: an element passes when both are NaN or
 # |value - reference| <= atol + rtol * |reference|. The f32 cases round once or twice per element; f32 sums
@@ -56,6 +56,7 @@ TOLERANCE = {
     "row_column": (1e-15, 0.0),
     "chain3": (0.0, 2e-15),
     "anomaly": (0.0, 1e-12),
+    "join_anomaly": (0.0, 1e-12),
 }
 
 
@@ -89,7 +90,18 @@ def make_data(z):
     d["time_a"] = np.arange(times, dtype=np.int64)
     d["time_b"] = np.arange(times, dtype=np.int64) + z["skew"]
     d["join"] = join_positions(d["time_a"], d["time_b"])
+    d["joined"] = outer_join(d)
     return d
+
+
+def outer_join(d):
+    """a + b on the union of their times, NaN where one of them lacks the time: the anomaly case's input."""
+    p = d["join"]
+    a = np.full((d["a"].shape[0], p["times"]), np.nan)
+    a[:, p["a_begin"]:p["a_begin"] + d["a"].shape[1]] = d["a"]
+    b = np.full_like(a, np.nan)
+    b[:, p["b_begin"]:p["b_begin"] + d["b"].shape[1]] = d["b"]
+    return a + b
 
 
 def join_positions(time_a, time_b):
@@ -129,13 +141,8 @@ def reference(case, d):
         return (d["A"] + d["u"][:, None]) * d["v"]
     if case == "chain3":
         return (d["A"] + d["B"]) * d["C"] - d["A"]
-    if case == "anomaly":
-        p = d["join"]
-        a = np.full((d["a"].shape[0], p["times"]), np.nan)
-        a[:, p["a_begin"]:p["a_begin"] + d["a"].shape[1]] = d["a"]
-        b = np.full_like(a, np.nan)
-        b[:, p["b_begin"]:p["b_begin"] + d["b"].shape[1]] = d["b"]
-        j = a + b
+    if case in ("anomaly", "join_anomaly"):
+        j = outer_join(d)
         return j - np.nanmean(j, axis=1, keepdims=True)
     raise ValueError(case)
 
@@ -194,6 +201,15 @@ def numpy_case(case, d):
             np.subtract(matrix_out, A, out=matrix_out)
         return run, matrix_out
     if case == "anomaly":
+        joined = d["joined"]
+        out = np.empty_like(joined)
+        station_mean = np.empty((joined.shape[0], 1))
+
+        def run():
+            np.nanmean(joined, axis=1, keepdims=True, out=station_mean)
+            np.subtract(joined, station_mean, out=out)
+        return run, out
+    if case == "join_anomaly":
         a, b, p = d["a"], d["b"], d["join"]
         joined = np.empty((a.shape[0], p["times"]))
         station_mean = np.empty((a.shape[0], 1))
@@ -259,6 +275,15 @@ def torch_case(case, d, torch):
             matrix_out.sub_(A)
         return run, matrix_out, None
     if case == "anomaly":
+        joined = torch.from_numpy(d["joined"])
+        out = torch.empty_like(joined)
+        station_mean = torch.empty((joined.shape[0], 1), dtype=joined.dtype)
+
+        def run():
+            torch.nanmean(joined, dim=1, keepdim=True, out=station_mean)
+            torch.sub(joined, station_mean, out=out)
+        return run, out, None
+    if case == "join_anomaly":
         a, b, p = torch.from_numpy(d["a"]), torch.from_numpy(d["b"]), d["join"]
         joined = torch.empty((a.shape[0], p["times"]), dtype=a.dtype)
         station_mean = torch.empty((a.shape[0], 1), dtype=a.dtype)

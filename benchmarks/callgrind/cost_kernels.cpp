@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// One case of benchmarks/bench_kernels.cpp on a small square size, for the instruction count under
+// One case of benchmarks/bench_kernels.cpp or a compound expression on a small square size, for the instruction count under
 // `valgrind --tool=callgrind` (check_costs.cmake): `cost_kernels column_f64 128` evaluates the case once
 // to warm up, then once more inside xn_cost_measured, the one function callgrind counts. The check
 // counts two sizes and divides the difference by the difference in elements: the cost per element,
@@ -35,6 +35,7 @@ namespace
         xt::xtensor<T, 1> v = xt::xtensor<T, 1>::from_shape({columns});
         xt::xtensor<T, 2> out = xt::xtensor<T, 2>::from_shape({rows, columns});
         xt::xtensor<T, 1> sums = xt::xtensor<T, 1>::from_shape({columns});
+        xt::xtensor<T, 1> row_results = xt::xtensor<T, 1>::from_shape({rows});
 
         operands()
         {
@@ -96,6 +97,36 @@ namespace
         {
             xn::assign(o.sums, xn::sum_to(o.a, {n}));
         }
+        // Compound expressions: several operations, math functions, reductions by name.
+        else if (name == "normalize")
+        {
+            xn::assign(o.out, (a - u) / (v + T(1)) * b);
+        }
+        else if (name == "chain3")
+        {
+            xn::assign(o.out, (a + b) * a - b);
+        }
+        else if (name == "masked")
+        {
+            xn::assign(o.out, xn::where(a > u, (a - u) / (v + T(1)), T(0)));
+        }
+        else if (name == "exp_chain")
+        {
+            xn::assign(o.out, xn::exp(a - v) * b + u);
+        }
+        else if (name == "mean_rows")
+        {
+            xn::assign(o.sums, xn::mean(a, {"i"}));
+        }
+        else if (name == "nanmax_columns")
+        {
+            xn::assign(o.row_results, xn::nanmax(a, {"j"}));
+        }
+        else if (name == "softmax")
+        {
+            const auto e = xn::exp(a - xn::amax(a, {"j"}));
+            xn::assign(o.out, e / xn::sum(e, {"j"}));
+        }
         else
         {
             return false;
@@ -124,7 +155,8 @@ int run(const std::string& name)
         return 2;
     }
     xn_cost_measured(&name, &o);
-    const std::size_t elements = name == "sum_to_axis0" ? rows * columns : o.out.size();
+    // Every case reads or writes rows x columns elements: the cost is per element of the input.
+    const std::size_t elements = rows * columns;
     std::printf("case %s elements %zu architecture %s\n", name.c_str(), elements,
                 xn::detail::simd::arch_name());
     return 0;

@@ -45,6 +45,18 @@
 #define XTENSOR_NAMED_CONTRACT_BARRIER(value) static_cast<void>(value)
 #endif
 
+// A function called rarely from a loop, kept out of it; a condition rarely true.
+#if defined(__GNUC__)
+#define XTENSOR_NAMED_COLD __attribute__((noinline, cold))
+#define XTENSOR_NAMED_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)
+#elif defined(_MSC_VER)
+#define XTENSOR_NAMED_COLD __declspec(noinline)
+#define XTENSOR_NAMED_UNLIKELY(condition) (condition)
+#else
+#define XTENSOR_NAMED_COLD
+#define XTENSOR_NAMED_UNLIKELY(condition) (condition)
+#endif
+
 namespace xt
 {
     namespace named
@@ -302,17 +314,11 @@ namespace xt
                     return choose<T>(m, batch_traits<T>::splat(T(1)), batch_traits<T>::splat(T(0)));
                 }
 
-                /**
-                 * `simd_result` with the lanes where `outside` is set replaced by `scalar` of the same
-                 * lanes of `x`: for a function whose xsimd form is inaccurate on part of its domain.
-                 */
+                /// The lanes of `simd_result` where `outside` is set, replaced by `scalar` of `x`'s lanes:
+                /// out of line, so that the loops that rarely need it keep their registers.
                 template <class B, class M, class F>
-                inline B with_scalar_lanes(const B& simd_result, const B& x, const M& outside, F&& scalar) noexcept
+                XTENSOR_NAMED_COLD B replace_lanes(B simd_result, B x, M outside, F scalar) noexcept
                 {
-                    if (!xsimd::any(outside))
-                    {
-                        return simd_result;
-                    }
                     using T = typename B::value_type;
                     alignas(sizeof(B)) T result[B::size];
                     alignas(sizeof(B)) T input[B::size];
@@ -328,6 +334,20 @@ namespace xt
                         }
                     }
                     return B::load_aligned(result);
+                }
+
+                /**
+                 * `simd_result` with the lanes where `outside` is set replaced by `scalar` of the same
+                 * lanes of `x`: for a function whose xsimd form is inaccurate on part of its domain.
+                 */
+                template <class B, class M, class F>
+                inline B with_scalar_lanes(const B& simd_result, const B& x, const M& outside, F&& scalar) noexcept
+                {
+                    if (XTENSOR_NAMED_UNLIKELY(xsimd::any(outside)))
+                    {
+                        return replace_lanes(simd_result, x, outside, scalar);
+                    }
+                    return simd_result;
                 }
 
                 /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.

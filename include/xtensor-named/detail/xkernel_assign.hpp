@@ -514,6 +514,34 @@ namespace xt
                 return true;
             }
 
+            /**
+             * Merges the reduced axes of a single reducer that end at the innermost axis into one, where
+             * every operand steps through them as through one axis: longer runs. Along the innermost
+             * axis the lanes are folded apart anyway (lane_fold_sink), so the association is free there;
+             * elsewhere it is xtensor's, and nothing is merged.
+             */
+            template <class T>
+            inline void merge_reduced_tail(kernel_layout& layout, std::vector<sum_stage<T>>& stages)
+            {
+                if (stages.size() != 1)
+                {
+                    return;
+                }
+                auto& levels = stages[0].levels;
+                while (levels.size() >= 2)
+                {
+                    const sum_level inner = levels.back();
+                    const sum_level outer = levels[levels.size() - 2];
+                    if (inner.phantom || outer.phantom || inner.axis + 1 != layout.rank() ||
+                        outer.axis + 1 != inner.axis || !layout.merge_with_inner(outer.axis))
+                    {
+                        return;
+                    }
+                    levels.pop_back();
+                    levels.back() = sum_level{outer.axis, outer.size * inner.size, false};
+                }
+            }
+
             /// try_kernel_assign of a nest of reducers, whose value type `out` shares.
             template <class O, class E>
             inline bool kernel_assign_reduction(O& out, const E& e)
@@ -579,7 +607,9 @@ namespace xt
                                 run_layout.stride(space[q], 0) = static_cast<kernel_index>(strides[q]);
                             }
                         }
-                        run_sums<node, fold, value_type, leaves>(run_layout, stages, data, collector.leaves());
+                        std::vector<sum_stage<value_type>> run_stages = stages;
+                        merge_reduced_tail(run_layout, run_stages);
+                        run_sums<node, fold, value_type, leaves>(run_layout, run_stages, data, collector.leaves());
                     });
                 return true;
             }

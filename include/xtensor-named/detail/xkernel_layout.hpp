@@ -77,6 +77,9 @@ namespace xt
                 /// Merges axis i into axis i + 1 wherever every operand steps through both as through one
                 /// axis: stride(i) == stride(i + 1) * size(i + 1).
                 void coalesce();
+                /// Merges axis `outer` into axis `outer + 1` when every operand steps through both as
+                /// through one axis, and says whether it did.
+                bool merge_with_inner(size_type outer);
 
             private:
                 void remove_axis(size_type axis);
@@ -275,24 +278,27 @@ namespace xt
                 }
             }
 
+            inline bool kernel_layout::merge_with_inner(size_type outer)
+            {
+                const size_type inner = outer + 1;
+                for (size_type k = 0; k < m_operands; ++k)
+                {
+                    if (stride(outer, k) != stride(inner, k) * static_cast<index_type>(m_shape[inner]))
+                    {
+                        return false;
+                    }
+                }
+                m_shape[inner] *= m_shape[outer];
+                remove_axis(outer);
+                return true;
+            }
+
             inline void kernel_layout::coalesce()
             {
                 // From the inside out, so that a run of mergeable axes collapses into the innermost one.
                 for (size_type a = rank(); a > 1; --a)
                 {
-                    const size_type outer = a - 2;
-                    const size_type inner = a - 1;
-                    bool mergeable = true;
-                    for (size_type k = 0; k < m_operands && mergeable; ++k)
-                    {
-                        mergeable =
-                            stride(outer, k) == stride(inner, k) * static_cast<index_type>(m_shape[inner]);
-                    }
-                    if (mergeable)
-                    {
-                        m_shape[inner] *= m_shape[outer];
-                        remove_axis(outer);
-                    }
+                    merge_with_inner(a - 2);
                 }
             }
 

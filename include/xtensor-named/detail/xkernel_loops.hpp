@@ -118,8 +118,8 @@ namespace xt
                                                          simd::batch_traits<T>::splat(Fold::template identity<T>()),
                                                          simd::batch_traits<T>::splat(Fold::template identity<T>()),
                                                          simd::batch_traits<T>::splat(Fold::template identity<T>())};
-                std::array<T, simd::batch_size<T>> tail{};
-                std::size_t tail_count = 0;
+                // The elements after the last whole batch of each run folded into it, in order.
+                T tail = Fold::template identity<T>();
 
                 void put(std::size_t i, const simd::batch<T>& value) noexcept
                 {
@@ -129,19 +129,14 @@ namespace xt
 
                 void put_scalar(std::size_t, T value) noexcept
                 {
-                    tail[tail_count++] = value;
+                    tail = Fold::combine(tail, value);
                 }
 
                 T total(T init) const noexcept
                 {
                     const simd::batch<T> merged =
                         Fold::combine(Fold::combine(lanes[0], lanes[1]), Fold::combine(lanes[2], lanes[3]));
-                    T result = Fold::combine(init, fold_lanes(merged));
-                    for (std::size_t i = 0; i < tail_count; ++i)
-                    {
-                        result = Fold::combine(result, tail[i]);
-                    }
-                    return result;
+                    return Fold::combine(Fold::combine(init, fold_lanes(merged)), tail);
                 }
 
             private:
@@ -867,6 +862,16 @@ namespace xt
                     {
                         return Fold::combine(stage.value_of_nothing(), stage_scalar(s + 1, position, depth));
                     }
+                    const sum_level& last = stage.levels.back();
+                    if (!last.phantom && last.axis + 1 == m_layout.rank() && m_elementwise_inside[s])
+                    {
+                        // Along the innermost axis the lanes are folded apart anyway: every run of the
+                        // stage goes into the same lane chains, which are folded once at the end.
+                        lane_fold_sink<T, Fold> sink;
+                        fold_levels(s, 0, position, depth, sink);
+                        const T result = sink.total(stage.init);
+                        return stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                    }
                     const T result = level_scalar(s, 0, position, depth);
                     return stage.has_initial ? Fold::combine(stage.initial, result) : result;
                 }
@@ -899,11 +904,38 @@ namespace xt
                     return result;
                 }
 
-                // The sum of stage s along the innermost axis from `position`, lane by lane.
+                // The fold of stage s along the innermost axis from `position`, lane by lane.
                 T run_total(std::size_t s, const position_type& position, std::size_t depth)
                 {
-                    const std::size_t length = m_layout.size(m_layout.rank() - 1);
                     lane_fold_sink<T, Fold> sink;
+                    run_into(s, position, depth, sink);
+                    return sink.total(m_stages[s].init);
+                }
+
+                // Every run of the levels of stage s from level l on, into `sink`: the last level runs
+                // along the innermost axis.
+                void fold_levels(std::size_t s, std::size_t l, const position_type& position, std::size_t depth,
+                                 lane_fold_sink<T, Fold>& sink)
+                {
+                    const sum_stage<T>& stage = m_stages[s];
+                    if (l + 1 == stage.levels.size())
+                    {
+                        run_into(s, position, depth, sink);
+                        return;
+                    }
+                    const sum_level& level = stage.levels[l];
+                    position_type at = position;
+                    for (std::size_t i = 0; i < level.size; ++i, step(at, level))
+                    {
+                        fold_levels(s, l + 1, at, depth, sink);
+                    }
+                }
+
+                // The values of stage s along the innermost axis from `position`, into `sink`.
+                void run_into(std::size_t s, const position_type& position, std::size_t depth,
+                              lane_fold_sink<T, Fold>& sink)
+                {
+                    const std::size_t length = m_layout.size(m_layout.rank() - 1);
                     if (s + 1 == m_stages.size())
                     {
                         const std::size_t chunk = m_source.chunk();
@@ -913,7 +945,7 @@ namespace xt
                             point_row(position, first, count);
                             eval_run<Node>(m_row, count, sink);
                         }
-                        return sink.total(m_stages[s].init);
+                        return;
                     }
                     T* values = buffer(depth);
                     for (std::size_t first = 0; first < length; first += m_chunk)
@@ -925,7 +957,6 @@ namespace xt
                         row.mask[0] = ~std::size_t(0);
                         eval_run<kernel_buffer_node<T>>(row, count, sink);
                     }
-                    return sink.total(m_stages[s].init);
                 }
 
                 const kernel_layout& m_layout;
