@@ -73,6 +73,19 @@ namespace xt
                                       " axes, shape ",
                                       shape_string(shape));
                 }
+                if constexpr (!is_fixed_shape<typename C::shape_type>::value && !is_resizable_output_v<C>)
+                {
+                    // A view, or an adaptor of memory it does not own: xtensor would refuse only after
+                    // changing the adaptor's shape, or broadcast into the view.
+                    if (!equal_shapes(current, shape))
+                    {
+                        throw_shape_error("assign",
+                                          "the output of shape ",
+                                          shape_string(current),
+                                          " cannot be resized, and the expression has the shape ",
+                                          shape_string(shape));
+                    }
+                }
                 if constexpr (is_fixed_shape<typename C::shape_type>::value)
                 {
                     bool same = current.size() == shape.size();

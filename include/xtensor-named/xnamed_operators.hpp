@@ -289,7 +289,9 @@ namespace xt
                 }
                 else
                 {
-                    // The operator's own xfunction, which the kernels evaluate.
+                    // The operator's own xfunction, which the kernels evaluate; a transparent functor
+                    // holds nothing.
+                    static_cast<void>(f);
                     return xt::detail::make_xfunction<xtensor_functor>(std::forward<decltype(l)>(l),
                                                                        std::forward<decltype(r)>(r));
                 }

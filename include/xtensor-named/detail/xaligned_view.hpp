@@ -31,6 +31,7 @@
 #include "../xerrors.hpp"
 #include "../xpartial_shape.hpp"
 #include "xevaluate_into.hpp"
+#include "xextent.hpp"
 #include "xreadonly_broadcast.hpp"
 
 namespace xt
@@ -119,8 +120,9 @@ namespace xt
             void check_concrete_plan(std::string_view operation, const broadcast_plan& p, const operand& a,
                                      const operand& b);
 
-            /// The concrete shape of a checked plan.
-            view_shape_type concrete_shape(const broadcast_plan& p);
+            /// The concrete shape of a checked plan; xn::shape_error when no array of that shape can exist
+            /// (its element count overflows).
+            view_shape_type concrete_shape(std::string_view operation, const broadcast_plan& p);
 
             /// row_major or column_major when `strides` are those of a contiguous array of `shape`.
             xt::layout_type layout_of(const view_shape_type& shape, const view_strides_type& strides);
@@ -433,7 +435,7 @@ namespace xt
                 }
             }
 
-            inline view_shape_type concrete_shape(const broadcast_plan& p)
+            inline view_shape_type concrete_shape(std::string_view operation, const broadcast_plan& p)
             {
                 const auto& sizes = p.shape.sizes();
                 view_shape_type shape(sizes.size());
@@ -441,6 +443,7 @@ namespace xt
                 {
                     shape[i] = static_cast<std::size_t>(sizes[i]);
                 }
+                check_extent(operation, concat("the result ", p.names.to_string()), shape, 1);
                 return shape;
             }
         } // namespace detail

@@ -191,7 +191,7 @@ namespace xt
                     from.push_back(next.axes[1]);
                     p = std::move(next);
                 }
-                return elementwise_plan{p.names, concrete_shape(p), std::move(from)};
+                return elementwise_plan{p.names, concrete_shape(operation, p), std::move(from)};
             }
 
             template <class A>

@@ -10,12 +10,16 @@
 #define XTENSOR_NAMED_DETAIL_XEVALUATE_INTO_HPP
 
 // The one place where elements are computed and written: xn::eval, xn::assign and the temporaries of
-// the expression layer all evaluate through evaluate_into.
+// the expression layer all evaluate through evaluate_into, which gives the strong guarantee where the
+// output takes a new shape (docs/named_expressions.md, "What a failure leaves").
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "../xcompat_xtensor.hpp"
+#include "xextent.hpp"
 #include "xkernel_assign.hpp"
 
 namespace xt
@@ -24,14 +28,150 @@ namespace xt
     {
         namespace detail
         {
-            /// Writes the elements of the xtensor expression `e` into `out`, resized as needed.
-            template <class C, class E>
-            void evaluate_into(C& out, const E& e)
+            /// Whether `C` can take another shape: xtensor's containers, and its adaptors over a storage
+            /// that can grow (a std::vector, an owned buffer), not over memory they do not own.
+            template <class C>
+            struct is_resizable_output : std::false_type
             {
-                // The library's kernels where they cover `e`, xtensor's assignment elsewhere.
+            };
+
+            template <class EC, xt::layout_type L, class SC, class Tag>
+            struct is_resizable_output<xt::xarray_container<EC, L, SC, Tag>> : std::true_type
+            {
+            };
+
+            template <class EC, std::size_t N, xt::layout_type L, class Tag>
+            struct is_resizable_output<xt::xtensor_container<EC, N, L, Tag>> : std::true_type
+            {
+            };
+
+            template <class S>
+            struct is_resizable_storage : std::true_type
+            {
+            };
+
+            template <class CP, class A>
+            struct is_resizable_storage<xt::xbuffer_adaptor<CP, xt::no_ownership, A>> : std::false_type
+            {
+            };
+
+            template <class EC, xt::layout_type L, class SC, class Tag>
+            struct is_resizable_output<xt::xarray_adaptor<EC, L, SC, Tag>> : is_resizable_storage<std::decay_t<EC>>
+            {
+            };
+
+            template <class EC, std::size_t N, xt::layout_type L, class Tag>
+            struct is_resizable_output<xt::xtensor_adaptor<EC, N, L, Tag>> : is_resizable_storage<std::decay_t<EC>>
+            {
+            };
+
+            template <class C>
+            inline constexpr bool is_resizable_output_v = is_resizable_output<std::decay_t<C>>::value;
+
+            /// Whether `C` is an xtensor container that owns its elements (xt::xarray, xt::xtensor).
+            template <class C>
+            struct is_owning_container : std::false_type
+            {
+            };
+
+            template <class EC, xt::layout_type L, class SC, class Tag>
+            struct is_owning_container<xt::xarray_container<EC, L, SC, Tag>> : std::true_type
+            {
+            };
+
+            template <class EC, std::size_t N, xt::layout_type L, class Tag>
+            struct is_owning_container<xt::xtensor_container<EC, N, L, Tag>> : std::true_type
+            {
+            };
+
+            /// Whether the shapes `a` and `b` are equal.
+            template <class A, class B>
+            inline bool equal_shapes(const A& a, const B& b)
+            {
+                if (a.size() != b.size())
+                {
+                    return false;
+                }
+                for (std::size_t i = 0; i < a.size(); ++i)
+                {
+                    if (static_cast<std::size_t>(a[i]) != static_cast<std::size_t>(b[i]))
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
+            /// Writes the elements of `e` into `out`, which has its shape: the kernels where they cover
+            /// `e`, xtensor's assignment elsewhere.
+            template <class C, class E>
+            void evaluate_in_place(C& out, const E& e)
+            {
+                if constexpr (is_xreducer<std::decay_t<E>>::value)
+                {
+                    // xtensor's reducer offsets a null pointer when its input has no element (undefined
+                    // behaviour): a reduction over nothing is its initial value, as xtensor documents.
+                    if (e.expression().size() == 0 && !try_kernel_assign(out, e))
+                    {
+                        const auto& options = e.options();
+                        using options_type = std::decay_t<decltype(options)>;
+                        if constexpr (options_type::has_initial_value)
+                        {
+                            std::fill(out.begin(), out.end(), options.initial_value);
+                        }
+                        else
+                        {
+                            std::fill(out.begin(), out.end(), e.functors().get_init()());
+                        }
+                        return;
+                    }
+                }
                 if (!try_kernel_assign(out, e))
                 {
                     xt::noalias(out) = e;
+                }
+            }
+
+            /**
+             * Writes the elements of the xtensor expression `e` into `out`: the one place that evaluates.
+             * Where `out` must take another shape, `e` is evaluated into a new container that then
+             * replaces `out`'s elements, so that a failure (an allocation, an element operation that
+             * throws) leaves `out` as it was, and `e` may read `out`. Callers check that `out` can take
+             * the shape (xn::assign refuses a view or a fixed shape first).
+             */
+            template <class C, class E>
+            void evaluate_into(C& out, const E& e)
+            {
+                const auto& shape = e.shape();
+                if constexpr (!is_resizable_output_v<C>)
+                {
+                    // A view keeps the shape it has: xtensor broadcasts into it, or refuses.
+                    evaluate_in_place(out, e);
+                }
+                else if (equal_shapes(out.shape(), shape))
+                {
+                    evaluate_in_place(out, e);
+                }
+                else
+                {
+                    using output_type = std::decay_t<C>;
+                    using fresh_type = std::conditional_t<is_owning_container<output_type>::value, output_type,
+                                                          xt::xarray<typename output_type::value_type>>;
+                    check_extent("assign", "the result", shape, sizeof(typename fresh_type::value_type));
+                    fresh_type fresh;
+                    fresh.resize(xtl::forward_sequence<typename fresh_type::shape_type, decltype(shape)>(shape));
+                    evaluate_in_place(fresh, e);
+                    if constexpr (is_owning_container<output_type>::value)
+                    {
+                        out = std::move(fresh);
+                    }
+                    else
+                    {
+                        // An adaptor: its storage grows first, so that a failure leaves its shape as it was.
+                        out.storage().resize(fresh.size());
+                        out.resize(xtl::forward_sequence<typename output_type::shape_type, decltype(shape)>(shape));
+                        std::copy(fresh.begin(), fresh.end(), out.begin());
+                    }
                 }
             }
 

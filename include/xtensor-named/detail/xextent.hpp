@@ -1,0 +1,78 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XEXTENT_HPP
+#define XTENSOR_NAMED_DETAIL_XEXTENT_HPP
+
+// Whether an array of a given shape can exist at all. xtensor computes a container's element count and
+// its row-major strides (the products of the sizes after each axis) without checking: a wrapped product
+// would give a container too small for its shape, and the first write would land outside it. Every
+// shape that the library turns into memory passes this check first.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "../xerrors.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /// `(2, 3, 4)`, for messages.
+            template <class S>
+            std::string sizes_string(const S& shape)
+            {
+                std::string out = "(";
+                for (std::size_t i = 0; i < shape.size(); ++i)
+                {
+                    out += (i == 0 ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(shape[i]));
+                }
+                return out + ")";
+            }
+
+            /**
+             * Throws xn::shape_error unless an array of `shape` whose elements take `element_bytes` bytes
+             * can exist: its element count and its row-major strides fit in a 64-bit size, and its bytes
+             * in the largest size of an object. `what` names the array in the message ("the result (x,
+             * y)"). A size of 0 leaves no element, but xtensor still computes the strides to its left.
+             */
+            template <class S>
+            void check_extent(std::string_view operation, std::string_view what, const S& shape,
+                              std::size_t element_bytes)
+            {
+                constexpr std::size_t largest = std::numeric_limits<std::size_t>::max();
+                std::size_t product = 1;
+                for (std::size_t i = shape.size(); i-- > 0;)
+                {
+                    const auto size = static_cast<std::size_t>(shape[i]);
+                    if (size != 0 && product > largest / size)
+                    {
+                        throw_shape_error(operation, what, " of shape ", sizes_string(shape),
+                                          i == 0 ? " has more elements than a 64-bit size can count"
+                                                 : " has a row-major stride that overflows a 64-bit size");
+                    }
+                    product *= size;
+                }
+                const auto largest_object = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+                if (element_bytes != 0 && product > largest_object / element_bytes)
+                {
+                    throw_shape_error(operation, what, " of shape ", sizes_string(shape), " holds ", product,
+                                      " elements of ", element_bytes, " bytes: more than the largest object, ",
+                                      largest_object, " bytes");
+                }
+            }
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
+
+#endif
