@@ -570,8 +570,11 @@ TYPED_TEST(kernels, xn_assign_and_eval_give_xtensors_values_with_and_without_ker
     xt::xarray<T> out;
     xn::assign(out, a * u - a);
     EXPECT_TRUE(same_bits(out, xtensor_value<T>(a * u - a)));
-    xn::assign(out, xt::exp(a) + u);
-    EXPECT_TRUE(same_bits(out, xtensor_value<T>(xt::exp(a) + u)));
+    // An elementwise function that the kernels leave to xtensor. Not xt::exp: this file is also built
+    // for AVX-512 (tests/CMakeLists.txt), and GCC before 12.3 cannot compile xsimd's AVX-512 exp with
+    // -Werror (GCC bug 105593, in xsimd's code, not reached by the kernels).
+    xn::assign(out, xt::abs(a) + u);
+    EXPECT_TRUE(same_bits(out, xtensor_value<T>(xt::abs(a) + u)));
     EXPECT_TRUE(same_bits(xn::eval(xt::sum(a + u, {0})), xtensor_value<T>(xt::sum(a + u, {0}))));
     EXPECT_TRUE(same_bits(xn::eval(xt::broadcast(u, sizes{7, 33})),
                           xtensor_value<T>(xt::broadcast(u, sizes{7, 33}))));
