@@ -159,6 +159,16 @@ namespace xt
                         return type(value);
                     }
 
+// GCC before 12.3 warns that the undefined register of _mm256_undefined_pd (`__m256d __Y = __Y;`),
+// which _mm512_reduce_add_pd and xsimd's AVX-512 lane sums pass to an extract instruction, is used
+// uninitialized (GCC bug 105593): a false positive in GCC's own header that -Werror turns into an
+// error wherever AVX-512 is enabled. GCC 12.3 silences it in the header itself.
+#if defined(__GNUC__) && !defined(__clang__) && (__GNUC__ < 12 || (__GNUC__ == 12 && __GNUC_MINOR__ < 3))
+#define XTENSOR_NAMED_GCC_BUG_105593 1
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
                     static T sum_lanes(const type& value) noexcept
                     {
 #if XSIMD_VERSION_MAJOR >= 9
@@ -167,6 +177,10 @@ namespace xt
                         return xsimd::hadd(value);
 #endif
                     }
+#if defined(XTENSOR_NAMED_GCC_BUG_105593)
+#pragma GCC diagnostic pop
+#undef XTENSOR_NAMED_GCC_BUG_105593
+#endif
 
                     static void keep_rounded(type& value) noexcept
                     {

@@ -10,7 +10,8 @@
 #   STEP=install       installs BUILD_DIR into PREFIX (emptied first)
 #   STEP=find_package  configures, builds and runs CONSUMER_SOURCE_DIR against PREFIX with CMake
 #   STEP=pkg_config    compiles CONSUMER_SOURCE_DIR/main.cpp with CXX, -std=c++CXX_STANDARD (17 unless
-#                      given) and `pkg-config --cflags`, runs it
+#                      given) and `pkg-config --cflags`, runs it; the headers it used are listed in
+#                      WORK_DIR/pkg_config/consumer.d (scripts/matrix checks where they came from)
 # Common variables: PREFIX, WORK_DIR, CONFIG, CONSUMER_SOURCE_DIR.
 
 function(run)
@@ -78,7 +79,8 @@ elseif(STEP STREQUAL "pkg_config")
     message(STATUS "pkg-config --cflags xtensor-named: ${cflags}")
     separate_arguments(cflags UNIX_COMMAND "${cflags}")
     set(executable "${build}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
-    run("${CXX}" -std=c++${CXX_STANDARD} ${cflags} "${CONSUMER_SOURCE_DIR}/main.cpp" -o "${executable}")
+    run("${CXX}" -std=c++${CXX_STANDARD} ${cflags} -MD -MF "${build}/consumer.d"
+        "${CONSUMER_SOURCE_DIR}/main.cpp" -o "${executable}")
     run("${executable}")
 
 else()
