@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Seed 001's example: a batch of images img (?, channel, h, w) and their label maps lbl (?, h, w).
+// A batch of images img (?, channel, h, w) and their label maps lbl (?, h, w).
 // Under xn::name_match the label map lines up with every channel by name, the unnamed batch axes with
 // each other; lbl_prob and lbl_pred, whose named axes do not match, are refused, and the same tensors
 // make an outer product under xn::missing_dims once every axis has a name.
@@ -19,15 +19,6 @@
 
 namespace xn = xt::named;
 
-namespace
-{
-    template <class E>
-    std::string shape_of(const E& e)
-    {
-        return xn::detail::shape_string(e.shape());
-    }
-}
-
 int main()
 {
     // img: shape (10, 3, 256, 384), names (?, channel, h, w); lbl: shape (10, 256, 384), names (?, h, w).
@@ -39,33 +30,36 @@ int main()
 
     auto img = xn::name<xn::name_match>(pixels, {"?", "channel", "h", "w"});
     auto lbl = xn::name<xn::name_match>(labels, {"?", "h", "w"});
-    std::cout << "img " << img.dims() << " shape " << shape_of(img) << "\n";
-    std::cout << "lbl " << lbl.dims() << " shape " << shape_of(lbl) << "\n";
+    std::cout << "img " << xn::sizes_to_string(img) << "\n";
+    std::cout << "lbl " << xn::sizes_to_string(lbl) << "\n";
 
-    // The desired broadcasting: (img axis, lbl axis) (0, 0) (2, 1) (3, 2), output (10, 3, 256, 384).
+    // The plan pairs the axes by name: lbl's ? with img's ?, lbl's h and w with img's h and w, and lbl
+    // has nothing on channel (-1), so that it repeats along it.
     auto p = xn::plan<xn::name_match>(xn::operand{xn::partial_shape::of(img.shape()), img.dims()},
                                       xn::operand{xn::partial_shape::of(lbl.shape()), lbl.dims()});
-    std::cout << "plan: result " << p.names << " shape " << p.shape << "; lbl axes land on";
+    std::cout << "plan: result " << p.names << " of shape " << p.shape << "\n";
     for (std::size_t i = 0; i < p.axes[1].size(); ++i)
     {
-        std::cout << " " << p.axes[1][i];
+        const auto from = p.axes[1][i];
+        const std::string source =
+            from < 0 ? "nothing of lbl: repeated" : "lbl's axis " + lbl.dims()[static_cast<std::size_t>(from)];
+        std::cout << "  result axis " << p.names[i] << " reads " << source << "\n";
     }
-    std::cout << "\n";
 
     // Masking every channel with the label map: lazy until xn::eval.
     auto masked = xn::eval(img * lbl);
-    std::cout << "img * lbl: " << masked.dims() << " shape " << shape_of(masked) << "\n";
+    std::cout << "img * lbl: " << xn::sizes_to_string(masked) << "\n";
     std::cout << "  at (4, c, 100, 200): " << masked.expression()(4, 0, 100, 200) << " "
               << masked.expression()(4, 1, 100, 200) << " " << masked.expression()(4, 2, 100, 200) << "\n";
     std::cout << "  at (9, 0, 255, 383): " << masked.expression()(9, 0, 255, 383)
               << ", at (0, 0, 0, 0): " << masked.expression()(0, 0, 0, 0) << "\n";
     auto per_channel = xn::eval(xn::sum(masked, {"h", "w"}));
-    std::cout << "  sum over h and w: " << per_channel.dims() << "\n" << per_channel.expression() << "\n";
+    std::cout << "  sum over h and w:\n" << per_channel << "\n";
 
     // The broadcaster: lbl as a view of img's shape, without a copy (stride 0 along channel).
     auto [img_view, lbl_view] = xn::broadcast(img, lbl);
-    std::cout << "broadcast lbl: " << lbl_view.dims() << " shape " << shape_of(lbl_view) << ", strides "
-              << xn::detail::shape_string(lbl_view.expression().strides()) << "\n";
+    std::cout << "broadcast lbl: " << xn::sizes_to_string(lbl_view) << ", strides "
+              << xn::shape_to_string(lbl_view.expression().strides()) << " (0 along channel: no copy)\n";
 
     // lbl_prob (?, class, h, w) and lbl_pred (?, scale1, scale2, scale3, h, w): 'class' has no match.
     xt::xarray<float> prob = xt::zeros<float>({20, 3, 8, 8});
@@ -87,6 +81,6 @@ int main()
     auto named_prob = xn::name(prob, {"batch", "class", "h", "w"});
     auto named_pred = xn::name(pred, {"batch", "scale1", "scale2", "scale3", "h", "w"});
     auto outer = named_prob * named_pred;
-    std::cout << "missing_dims: " << outer.dims() << " shape " << shape_of(outer) << "\n";
+    std::cout << "missing_dims: " << xn::sizes_to_string(outer) << "\n";
     return 0;
 }

@@ -200,11 +200,6 @@ namespace
             }
             return touchy{a.value + b.value};
         }
-
-        friend bool operator==(const touchy& a, const touchy& b)
-        {
-            return a.value == b.value;
-        }
     };
 } // namespace
 

@@ -124,7 +124,6 @@ TEST(exception_safety, every_refused_partial_shape_operation_leaves_both_shapes_
     expect_refused_and_unchanged<xn::shape_error>([&] { return s.take(4); }, s);
     expect_refused_and_unchanged<xn::shape_error>([&] { return s.take_last(-1); }, s);
     expect_refused_and_unchanged<xn::shape_error>([&] { return scalar.head(); }, scalar);
-    expect_refused_and_unchanged<xn::shape_error>([&] { return scalar.tail(); }, scalar);
     expect_refused_and_unchanged<xn::shape_error>([&] { return unknown.take(0); }, unknown);
     expect_refused_and_unchanged<xn::shape_error>([&] { return unknown.sizes(); }, unknown);
     expect_refused_and_unchanged<xn::shape_error>([&] { return s.merge_with(other); }, s, other);
@@ -305,8 +304,8 @@ TEST(exception_safety, assign_of_other_dims_into_a_named_container_leaves_it_unc
 {
     auto out = xn::eval(xn::name(iota({2, 3}), {"x", "y"}));
     xt::xarray<double> values = iota({3, 2});
-    auto transposed = xn::name(values, {"y", "x"});
-    expect_refused_and_unchanged<xn::name_error>([&] { xn::assign(out, transposed); }, out, transposed,
+    auto other_axes = xn::name(values, {"y", "z"});
+    expect_refused_and_unchanged<xn::name_error>([&] { xn::assign(out, other_axes); }, out, other_axes,
                                                  values);
     // A plain expression of another rank cannot take the named container's dims.
     const xt::xarray<double> plain = iota({6});

@@ -89,7 +89,7 @@ TEST(xevaluate, assign_writes_into_the_same_storage)
     EXPECT_EQ(out, (xt::xtensor<double, 2>{{10., 20., 30.}, {20., 40., 60.}}));
 }
 
-TEST(xevaluate, assign_into_a_named_container_checks_the_dims)
+TEST(xevaluate, assign_into_a_named_container_lines_the_axes_up_by_name)
 {
     xt::xarray<double> storage = xt::zeros<double>({2, 3});
     auto out = xn::name(storage, {"x", "y"});
@@ -97,15 +97,27 @@ TEST(xevaluate, assign_into_a_named_container_checks_the_dims)
     xt::xarray<double> b = {10., 20., 30.};
     xn::assign(out, xn::name(a, {"x"}) + xn::name(b, {"y"}));
     EXPECT_EQ(storage, (xt::xarray<double>{{11., 21., 31.}, {12., 22., 32.}}));
-    const xt::xarray<double> before = storage;
-    XN_EXPECT_THROW_MSG(
-        xn::assign(out, xn::name(b, {"y"}) + xn::name(a, {"x"})),
-        xn::name_error,
-        "xn::assign: the output has the dims (x, y) and the expression (y, x); align it first "
-        "with transpose or align_to");
-    EXPECT_EQ(storage, before);
-    xn::assign(out, (xn::name(b, {"y"}) + xn::name(a, {"x"})).transpose({"x", "y"}));
-    EXPECT_EQ(storage, before);
+    // (y, x) goes into (x, y) transposed, as xarray assigns by name.
+    xn::assign(out, xn::name(b, {"y"}) * 2.0 + xn::name(a, {"x"}));
+    EXPECT_EQ(storage, (xt::xarray<double>{{21., 41., 61.}, {22., 42., 62.}}));
+}
+
+TEST(xevaluate, assign_refuses_an_axis_the_output_lacks_naming_both_dims)
+{
+    // The safety net for a misspelled name: under missing_dims "chanel" is a new axis, which the
+    // output does not have.
+    xt::xarray<double> storage = xt::zeros<double>({2, 3});
+    auto out = xn::name(storage, {"channel", "w"});
+    const xt::xarray<double> means = {1., 2.};
+    const xt::xarray<double> row = {1., 2., 3.};
+    auto typo = xn::name(means, {"chanel"}) + xn::name(row, {"w"});
+    XN_EXPECT_THROW_MSG(xn::assign(out, typo), xn::name_error,
+                        "xn::assign: the expression has the axis 'chanel' (axis 0) of (chanel, w), which the "
+                        "output (channel, w) lacks; a misspelled name, or an axis to reduce or align first");
+    XN_EXPECT_THROW_MSG(xn::assign(out, xn::name(row, {"w"}) * 2.0), xn::name_error,
+                        "xn::assign: the output has the axis 'channel' (axis 0) of (channel, w), which the "
+                        "expression (w) lacks; a misspelled name, or an axis to reduce or align first");
+    EXPECT_TRUE(xt::all(xt::equal(storage, 0.)));
 }
 
 TEST(xevaluate, assign_of_a_plain_expression_into_a_named_container_checks_the_rank)

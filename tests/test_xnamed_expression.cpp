@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <xtensor-named/xnamed_expression.hpp>
+#include <xtensor-named/xnamed_reducers.hpp>
 
 #include "support/expect_error.hpp"
 
@@ -352,9 +353,29 @@ TEST(xnamed_expression, views_of_a_lazy_expression_read_it_without_strides)
     }
 }
 
-TEST(xnamed_expression, prints_dims_then_values)
+TEST(xnamed_expression, prints_the_axes_with_their_sizes_then_the_values_then_the_labels)
 {
     std::ostringstream out;
     out << xn::name(xt::xarray<int>{1, 2}, {"x"});
-    EXPECT_EQ(out.str(), "(x)\n{1, 2}");
+    EXPECT_EQ(out.str(), "(x: 2)\n{1, 2}");
+
+    std::ostringstream labelled;
+    const xt::xarray<double> values = {{1., 2., 3.}, {4., 5., 6.}};
+    labelled << xn::name(values, {"sensor", "t"}, {{"sensor", {"p", "q"}}, {"t", {10, 20, 30}}});
+    EXPECT_EQ(labelled.str(),
+              "(sensor: 2, t: 3)\n{{ 1.,  2.,  3.},\n { 4.,  5.,  6.}}\n  sensor: ['p', 'q']\n  t: [10, 20, 30]");
+
+    std::ostringstream partly;
+    partly << xn::name(values, {"?", "t"}, {{"t", {10, 20, 30}}}).transpose();
+    EXPECT_EQ(partly.str(), "(t: 3, ?: 2)\n{{ 1.,  4.},\n { 2.,  5.},\n { 3.,  6.}}\n  t: [10, 20, 30]");
+}
+
+TEST(xnamed_expression, prints_shapes_and_sizes_by_name)
+{
+    const xt::xarray<double> values = xt::zeros<double>({2, 3, 4});
+    const auto named = xn::name(values, {"n", "?", "w"});
+    EXPECT_EQ(xn::shape_to_string(values.shape()), "(2, 3, 4)");
+    EXPECT_EQ(xn::shape_to_string(std::vector<std::size_t>{}), "()");
+    EXPECT_EQ(xn::sizes_to_string(named), "(n: 2, ?: 3, w: 4)");
+    EXPECT_EQ(xn::sizes_to_string(xn::sum(named, {"w"})), "(n: 2, ?: 3)");
 }

@@ -688,18 +688,41 @@ TEST(xnamed_operators, unary_minus_and_plus_keep_the_dims)
     EXPECT_EQ(pos.expression(), a);
 }
 
-TEST(xnamed_operators, equality_compares_dims_shapes_and_all_elements)
+TEST(xnamed_operators, array_equal_compares_dims_shapes_and_all_elements)
 {
     xt::xarray<double> a = {1., 2.};
     xt::xarray<double> same = {1., 2.};
     xt::xarray<double> other = {1., 3.};
-    EXPECT_TRUE(xn::name(a, {"x"}) == xn::name(same, {"x"}));
-    EXPECT_FALSE(xn::name(a, {"x"}) != xn::name(same, {"x"}));
-    EXPECT_FALSE(xn::name(a, {"x"}) == xn::name(same, {"y"}));
-    EXPECT_FALSE(xn::name(a, {"x"}) == xn::name(other, {"x"}));
-    EXPECT_TRUE(xn::name(a, {"?"}) == same);
-    EXPECT_FALSE(xn::name(a, {"x"}) == same);
-    EXPECT_FALSE(xn::name(a, {"x"}) == xn::name(xt::xarray<double>{1., 2., 3.}, {"x"}));
+    EXPECT_TRUE(xn::array_equal(xn::name(a, {"x"}), xn::name(same, {"x"})));
+    EXPECT_FALSE(xn::array_equal(xn::name(a, {"x"}), xn::name(same, {"y"})));
+    EXPECT_FALSE(xn::array_equal(xn::name(a, {"x"}), xn::name(other, {"x"})));
+    EXPECT_TRUE(xn::array_equal(xn::name(a, {"?"}), same));
+    EXPECT_FALSE(xn::array_equal(xn::name(a, {"x"}), same));
+    EXPECT_FALSE(xn::array_equal(xn::name(a, {"x"}), xn::name(xt::xarray<double>{1., 2., 3.}, {"x"})));
+}
+
+TEST(xnamed_operators, equality_operators_compare_elementwise_as_numpy_xarray_and_pytorch)
+{
+    xt::xarray<double> a = {1., 2., 3.};
+    xt::xarray<double> b = {1., 5., 3.};
+    const xt::xarray<double> grid = {{1., 2., 3.}, {3., 2., 1.}};
+    auto na = xn::name(a, {"x"});
+    auto nb = xn::name(b, {"x"});
+    // Named with named, with a number, with a plain expression: a named mask.
+    auto same = xn::eval(na == nb);
+    EXPECT_EQ(same.dims(), xn::dims({"x"}));
+    EXPECT_EQ(same.expression(), (xt::xarray<bool>{true, false, true}));
+    EXPECT_EQ(xn::eval(na != nb).expression(), (xt::xarray<bool>{false, true, false}));
+    EXPECT_EQ(xn::eval(na == 2.0).expression(), (xt::xarray<bool>{false, true, false}));
+    EXPECT_EQ(xn::eval(2.0 != na).expression(), (xt::xarray<bool>{true, false, true}));
+    EXPECT_EQ(xn::eval(xn::name<xn::numpy>(a, {"x"}) == b).expression(), (xt::xarray<bool>{true, false, true}));
+    // Under the operands' strategy: (x) against (y, x) broadcasts by name.
+    auto rows = xn::eval(na == xn::name(grid, {"y", "x"}));
+    EXPECT_EQ(rows.dims(), xn::dims({"x", "y"}));
+    EXPECT_EQ(rows.expression(), (xt::xarray<bool>{{true, false}, {true, true}, {true, false}}));
+    // Inside where, as users write it.
+    auto kept = xn::eval(xn::where(na == 2.0, na, 0.0));
+    EXPECT_EQ(kept.expression(), (xt::xarray<double>{0., 2., 0.}));
 }
 
 /*****************

@@ -600,12 +600,12 @@ TEST(partial_shape, take_last_rejects_counts_outside_zero_to_rank)
     XN_EXPECT_THROW_HAS(s.take_last(max_size), xn::shape_error, {"9223372036854775807"});
 }
 
-TEST(partial_shape, head_and_tail_of_a_scalar_throw)
+TEST(partial_shape, head_of_a_scalar_throws_and_its_tail_is_the_scalar_as_in_tensorflow)
 {
     XN_EXPECT_THROW_MSG(shape::scalar().head(), xn::shape_error,
                         "xn::partial_shape::head: the scalar shape () has no first axis");
-    XN_EXPECT_THROW_MSG(shape::scalar().tail(), xn::shape_error,
-                        "xn::partial_shape::tail: the scalar shape () has no first axis to remove");
+    EXPECT_EQ(shape::scalar().tail(), shape::scalar());
+    EXPECT_EQ(shape::of({7}).tail(), shape::scalar());
 }
 
 TEST(partial_shape, operations_needing_a_rank_throw_on_an_unknown_shape)

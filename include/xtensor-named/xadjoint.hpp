@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -40,7 +41,7 @@
 #include "xstrategies.hpp"
 #include "detail/xaligned_view.hpp"
 #include "detail/xbroadcast_arguments.hpp"
-#include "detail/xaligned_view.hpp"
+#include "detail/xelementwise.hpp"
 
 namespace xt
 {
@@ -118,6 +119,21 @@ namespace xt
          */
         std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const partial_shape& a,
                                                                          const partial_shape& b);
+
+        /**
+         * broadcast_gradient_axes of two xtensor shapes (`x.shape()`, a std::vector of sizes), under
+         * numpy's rule; or of two named expressions, under their broadcasting strategy: the result axes
+         * (positions in the operation's result) that each operand's gradient sums over.
+         * @code
+         * auto [dx, db] = xn::broadcast_gradient_axes(x.shape(), b.shape());
+         * auto [dimg, dlbl] = xn::broadcast_gradient_axes(img, lbl);  // lbl's sums over channel
+         * @endcode
+         */
+        template <class A,
+                  class B,
+                  class = std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
+                                           (is_named_expression_v<A> && is_named_expression_v<B>)>>
+        std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b);
 
         namespace detail
         {
@@ -291,10 +307,44 @@ namespace xt
             }
         }
 
+        namespace detail
+        {
+            /// broadcast_gradient_axes of two operands lined up under strategy S.
+            template <class S>
+            std::array<std::vector<std::int64_t>, 2> gradient_axes(const operand& first, const operand& second);
+        }
+
         inline std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const partial_shape& a,
                                                                                 const partial_shape& b)
         {
+            return detail::gradient_axes<numpy>(operand::unnamed(a), operand::unnamed(b));
+        }
+
+        template <class A, class B, class>
+        inline std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b)
+        {
+            if constexpr (is_named_expression_v<A> && is_named_expression_v<B>)
+            {
+                static_assert(detail::strategies_agree_v<A, B>,
+                              "xn::broadcast_gradient_axes: the two named expressions must have the same "
+                              "broadcasting strategy.");
+                using strategy = detail::common_strategy_t<A, B>;
+                return detail::gradient_axes<strategy>(operand{partial_shape::of(a.shape()), a.dims()},
+                                                       operand{partial_shape::of(b.shape()), b.dims()});
+            }
+            else
+            {
+                return broadcast_gradient_axes(partial_shape::of(a), partial_shape::of(b));
+            }
+        }
+
+        template <class S>
+        inline std::array<std::vector<std::int64_t>, 2> detail::gradient_axes(const operand& first,
+                                                                              const operand& second)
+        {
             constexpr std::string_view operation = "broadcast_gradient_axes";
+            const partial_shape& a = first.shape;
+            const partial_shape& b = second.shape;
             const partial_shape* shapes[2] = {&a, &b};
             for (std::size_t k = 0; k < 2; ++k)
             {
@@ -308,7 +358,7 @@ namespace xt
             broadcast_plan p;
             try
             {
-                p = plan<numpy>(operand::unnamed(a), operand::unnamed(b));
+                p = plan<S>(first, second);
             }
             catch (const broadcast_error& error)
             {

@@ -73,6 +73,32 @@ namespace xt
 
         namespace detail
         {
+            /// Whether `S` has a static `align`: a shaping strategy (xshaping.hpp), told apart from a
+            /// broadcasting one without knowing the label types.
+            template <class S, class = void>
+            struct has_static_align : std::false_type
+            {
+            };
+
+            template <class S>
+            struct has_static_align<S, std::void_t<decltype(&S::align)>> : std::true_type
+            {
+            };
+        }
+
+// The requirement on a broadcasting strategy `S` at a public entry point OPERATION ("xn::name"), in one
+// sentence, with what to write instead when `S` is a shaping strategy (a join, which another place takes).
+#define XTENSOR_NAMED_REQUIRE_STRATEGY(S, OPERATION)                                                        \
+    static_assert(::xt::named::is_strategy_v<S> || !::xt::named::detail::has_static_align<S>::value,         \
+                  OPERATION ": this is a shaping strategy (how labels join: xn::join_outer, xn::shape_union, " \
+                            "...), where a broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or " \
+                            "xn::align<J>(a, b), or attach it: xn::with_shaping<xn::missing_dims, J>.");    \
+    static_assert(::xt::named::is_strategy_v<S> || ::xt::named::detail::has_static_align<S>::value,          \
+                  OPERATION ": a broadcasting strategy must be a type with static "                          \
+                            "xn::broadcast_plan plan(const xn::operand&, const xn::operand&).")
+
+        namespace detail
+        {
             /**
              * Whether `S`'s plan depends on nothing but the dims and sizes of its operands, so that an
              * operation may reuse the plan it made for operands of the same dims and sizes
@@ -238,9 +264,7 @@ namespace xt
         template <class S>
         inline broadcast_plan plan(const operand& a, const operand& b)
         {
-            static_assert(is_strategy_v<S>,
-                          "xn::plan: a broadcasting strategy must be a type with "
-                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            XTENSOR_NAMED_REQUIRE_STRATEGY(S, "xn::plan");
             // Only the sentence above is reported for a type that is no strategy.
             if constexpr (is_strategy_v<S>)
             {

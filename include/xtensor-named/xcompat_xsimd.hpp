@@ -57,6 +57,22 @@
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
 #endif
 
+
+// GCC before 12.3 warns that the undefined registers of its own AVX-512 intrinsics (`__m256d __Y = __Y;` in
+// _mm256_undefined_pd, reached from _mm512_reduce_add_pd, xsimd's AVX-512 lane sums and math functions)
+// are used uninitialized (GCC bug 105593): a false positive in GCC's header that -Werror turns into an
+// error wherever AVX-512 is enabled. GCC 12.3 silences it in the header itself. The kernel headers sit
+// between these two macros, so that the warnings stay off for the kernels' code on those versions only.
+#if defined(__GNUC__) && !defined(__clang__) && (__GNUC__ < 12 || (__GNUC__ == 12 && __GNUC_MINOR__ < 3))
+#define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN                                                            \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"")                     \
+        _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END _Pragma("GCC diagnostic pop")
+#else
+#define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
+#define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
+#endif
+
 namespace xt
 {
     namespace named
@@ -159,16 +175,7 @@ namespace xt
                         return type(value);
                     }
 
-// GCC before 12.3 warns that the undefined register of _mm256_undefined_pd (`__m256d __Y = __Y;`),
-// which _mm512_reduce_add_pd and xsimd's AVX-512 lane sums pass to an extract instruction, is used
-// uninitialized (GCC bug 105593): a false positive in GCC's own header that -Werror turns into an
-// error wherever AVX-512 is enabled. GCC 12.3 silences it in the header itself.
-#if defined(__GNUC__) && !defined(__clang__) && (__GNUC__ < 12 || (__GNUC__ == 12 && __GNUC_MINOR__ < 3))
-#define XTENSOR_NAMED_GCC_BUG_105593 1
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
                     static T sum_lanes(const type& value) noexcept
                     {
 #if XSIMD_VERSION_MAJOR >= 9
@@ -177,10 +184,7 @@ namespace xt
                         return xsimd::hadd(value);
 #endif
                     }
-#if defined(XTENSOR_NAMED_GCC_BUG_105593)
-#pragma GCC diagnostic pop
-#undef XTENSOR_NAMED_GCC_BUG_105593
-#endif
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
                     static void keep_rounded(type& value) noexcept
                     {

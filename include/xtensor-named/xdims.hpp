@@ -15,6 +15,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "xerrors.hpp"
@@ -104,6 +105,35 @@ namespace xt
             /// How every invalid-name message ends.
             inline constexpr std::string_view axis_name_rule =
                 ": a name is an identifier [A-Za-z_][A-Za-z0-9_]*, or \"?\" for an unnamed axis";
+
+            /**
+             * A list of axis names as the views by name take it: a braced list, a std::vector of strings or
+             * an xn::dims (`a.align_to(b.dims())`). Unlike dims it may hold `"..."`, which the views read
+             * as the axes the list does not mention.
+             */
+            class name_list
+            {
+            public:
+                name_list(std::initializer_list<std::string> names) : m_names(names)
+                {
+                }
+
+                name_list(std::vector<std::string> names) : m_names(std::move(names))
+                {
+                }
+
+                name_list(const named::dims& names) : m_names(names.begin(), names.end())
+                {
+                }
+
+                operator const std::vector<std::string>&() const noexcept
+                {
+                    return m_names;
+                }
+
+            private:
+                std::vector<std::string> m_names;
+            };
         }
 
         /*****************************

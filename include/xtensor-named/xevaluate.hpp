@@ -13,13 +13,17 @@
 // through detail::evaluate_into, the one place where elements are computed and written.
 
 #include <cstddef>
+#include <cstdint>
+#include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "xcompat_xtensor.hpp"
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
+#include "detail/xaligned_view.hpp"
 #include "detail/xevaluate_into.hpp"
 
 namespace xt
@@ -39,15 +43,75 @@ namespace xt
 
         /**
          * Evaluates `e` into `out`, an xtensor container or a named expression over one, resized as needed,
-         * as `xt::noalias(out) = e`: no temporary, so `e` must not read elements of `out` that it has
-         * already written (as with xt::noalias). A named `out` takes a named `e` of the same dims, or a
-         * plain one of its rank. When the dims, the rank or a fixed shape refuse `e`, `out` is unchanged.
+         * as `xt::noalias(out) = e`: no temporary where `out` keeps its shape, so `e` must not read
+         * elements of `out` that it has already written (as with xt::noalias). A named `out` takes a named
+         * `e` by name, its axes permuted to the output's order: an axis that one has and the other lacks
+         * (a misspelled name) is an xn::name_error naming both dims. A plain `e` must have the output's
+         * rank. When the dims, the rank, a fixed shape or a view's shape refuse `e`, `out` is unchanged.
          */
         template <class O, class E>
         void assign(O&& out, E&& e);
 
         namespace detail
         {
+            /// Where each axis of an output of dims `output` comes from among the axes of an expression
+            /// of dims `expression`, matched by name (unnamed axes in order); xn::name_error naming both
+            /// dims when one has an axis the other lacks.
+            inline axis_map assignment_order(const named::dims& output, const named::dims& expression)
+            {
+                const auto refuse = [&](std::string_view whose, std::size_t axis, const named::dims& in,
+                                        std::string_view other, const named::dims& lacking)
+                {
+                    throw_name_error("assign", whose, " has the axis ", detail::quoted(in[axis]), " (axis ", axis,
+                                     ") of ", in.to_string(), ", which ", other, " ", lacking.to_string(),
+                                     " lacks; a misspelled name, or an axis to reduce or align first");
+                };
+                for (std::size_t i = 0; i < expression.size(); ++i)
+                {
+                    if (expression.is_named(i) && output.index_of(expression[i]) < 0)
+                    {
+                        refuse("the expression", i, expression, "the output", output);
+                    }
+                }
+                axis_map from(output.size(), named::unknown);
+                std::vector<std::size_t> unnamed;
+                for (std::size_t j = 0; j < expression.size(); ++j)
+                {
+                    if (!expression.is_named(j))
+                    {
+                        unnamed.push_back(j);
+                    }
+                }
+                std::size_t next_unnamed = 0;
+                for (std::size_t i = 0; i < output.size(); ++i)
+                {
+                    if (output.is_named(i))
+                    {
+                        const auto j = expression.index_of(output[i]);
+                        if (j < 0)
+                        {
+                            refuse("the output", i, output, "the expression", expression);
+                        }
+                        from[i] = j;
+                    }
+                    else if (next_unnamed < unnamed.size())
+                    {
+                        from[i] = static_cast<std::int64_t>(unnamed[next_unnamed++]);
+                    }
+                    else
+                    {
+                        throw_name_error("assign", "the output ", output.to_string(), " has more unnamed axes than the expression ",
+                                         expression.to_string());
+                    }
+                }
+                if (next_unnamed != unnamed.size())
+                {
+                    throw_name_error("assign", "the expression ", expression.to_string(), " has more unnamed axes than the output ",
+                                     output.to_string());
+                }
+                return from;
+            }
+
             template <class S>
             struct is_fixed_shape : std::false_type
             {
@@ -170,20 +234,21 @@ namespace xt
                 }
             }();
             // Every check before the first write, so that a refused expression leaves `out` as it was.
-            const auto& shape = source.shape();
             if constexpr (named_out && named_in)
             {
                 if (out.dims() != e.dims())
                 {
-                    detail::throw_name_error("assign",
-                                             "the output has the dims ",
-                                             out.dims().to_string(),
-                                             " and the expression ",
-                                             e.dims().to_string(),
-                                             "; align it first with transpose or align_to");
+                    // By name: the expression's axes go where the output has them, and an axis that one
+                    // has and the other lacks (a misspelled name, under missing_dims a new axis) is refused.
+                    const detail::axis_map from = detail::assignment_order(out.dims(), e.dims());
+                    const auto aligned = detail::readonly_aligned_view(source, from);
+                    detail::check_assignable<std::decay_t<target_type>>(target.shape(), aligned.shape());
+                    detail::evaluate_into(target, aligned);
+                    return;
                 }
             }
-            else if constexpr (named_out)
+            const auto& shape = source.shape();
+            if constexpr (named_out && !named_in)
             {
                 if (out.dims().size() != shape.size())
                 {

@@ -160,9 +160,7 @@ namespace xt
 
             static_assert(xt::is_xexpression<expression_type>::value,
                           "xn::xnamed: the wrapped type must be an xtensor expression.");
-            static_assert(is_strategy_v<S>,
-                          "xn::xnamed: a broadcasting strategy must be a type with "
-                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            XTENSOR_NAMED_REQUIRE_STRATEGY(S, "xn::xnamed");
 
             /// Wraps `e` (forwarded into the closure); the rank of `e` must equal the number of names.
             template <class E>
@@ -196,24 +194,45 @@ namespace xt
 
             /// Names the `"?"` axes: `names[i]` names axis i where it is `"?"`; a named axis keeps its name,
             /// and `names[i]` must then be that name or `"?"`.
-            auto refine_names(const std::vector<std::string>& names) &;
-            auto refine_names(const std::vector<std::string>& names) const&;
-            auto refine_names(const std::vector<std::string>& names) &&;
+            auto refine_names(const detail::name_list& names) &;
+            auto refine_names(const detail::name_list& names) const&;
+            auto refine_names(const detail::name_list& names) &&;
 
             /// The axes in the order of `names`, with a size-1 axis for each name this expression lacks;
             /// `"..."` stands for the axes `names` does not mention, in their order, and each `"?"` takes
             /// the next unnamed axis.
-            auto align_to(const std::vector<std::string>& names) &;
-            auto align_to(const std::vector<std::string>& names) const&;
-            auto align_to(const std::vector<std::string>& names) &&;
+            auto align_to(const detail::name_list& names) &;
+            auto align_to(const detail::name_list& names) const&;
+            auto align_to(const detail::name_list& names) &&;
 
             /// A permutation of the axes by names (`"?"` and `"..."` as in align_to); no names reverses them.
-            auto transpose(const std::vector<std::string>& names) &;
-            auto transpose(const std::vector<std::string>& names) const&;
-            auto transpose(const std::vector<std::string>& names) &&;
+            auto transpose(const detail::name_list& names) &;
+            auto transpose(const detail::name_list& names) const&;
+            auto transpose(const detail::name_list& names) &&;
             auto transpose() &;
             auto transpose() const&;
             auto transpose() &&;
+
+            /// PyTorch's align_as: align_to(other.dims()).
+            template <class E>
+            auto align_as(const E& other) &;
+            template <class E>
+            auto align_as(const E& other) const&;
+            template <class E>
+            auto align_as(const E& other) &&;
+
+            /// The element at a position, as xtensor's operator() takes it: `t(1, 2)` on a rank-2 `t`.
+            template <class... Args>
+            decltype(auto) operator()(Args... args);
+            template <class... Args>
+            decltype(auto) operator()(Args... args) const;
+
+            /// The one element of an expression of one element (numpy's and PyTorch's item()); an
+            /// xn::shape_error for any other size. A lazy expression is evaluated first.
+            value_type item() const;
+
+            /// The one element, as item(): `double total(xn::eval(xn::sum(t)));`.
+            explicit operator value_type() const;
 
             /// The coordinate labels of the axes that have them (SPEC §7): `coords().at("x")`.
             const named::coords& coords() const noexcept;
@@ -257,9 +276,18 @@ namespace xt
             metadata_type m_metadata;
         };
 
-        /// Prints the dims, then the values as xtensor prints them.
+        /// Prints the axes with their sizes, as xarray's repr, `(y: 2, x: 3)`; then the values as xtensor
+        /// prints them; then the labels of the axes that have them, one axis a line.
         template <class CT, class S>
         std::ostream& operator<<(std::ostream& out, const xnamed<CT, S>& e);
+
+        /// A shape as the library's messages write it: `(2, 3, 4)`; `()` for a scalar.
+        template <class Shape>
+        std::string shape_to_string(const Shape& shape);
+
+        /// The axes of a named expression with their sizes, as xarray's `Dimensions:`: `(n: 16, c: 3)`.
+        template <class CT, class S>
+        std::string sizes_to_string(const xnamed<CT, S>& e);
 
         /*****************************************
          * implementation of is_named_expression *
@@ -492,8 +520,52 @@ namespace xt
                 return dims_for("rename", std::move(result));
             }
 
-            inline named::dims refined(const named::dims& names, const std::vector<std::string>& refined)
+            /// `list` with its "..." (PyTorch's refine_names and align_to take one) replaced by as many "?"
+            /// as make it `rank` long; xn::name_error for a second "..." or a list longer than `rank`.
+            inline std::vector<std::string> expand_other_axes(std::string_view operation,
+                                                              const std::vector<std::string>& list,
+                                                              std::size_t rank)
             {
+                std::vector<std::string> result;
+                std::ptrdiff_t ellipsis = -1;
+                for (std::size_t t = 0; t < list.size(); ++t)
+                {
+                    if (list[t] != other_axes)
+                    {
+                        continue;
+                    }
+                    if (ellipsis >= 0)
+                    {
+                        throw_name_error(operation, "'...' appears twice, at positions ", ellipsis, " and ", t);
+                    }
+                    ellipsis = static_cast<std::ptrdiff_t>(t);
+                }
+                if (ellipsis < 0)
+                {
+                    return list;
+                }
+                if (list.size() - 1 > rank)
+                {
+                    throw_name_error(operation, list.size() - 1, " names and '...' were given for ", rank,
+                                     " axes");
+                }
+                for (std::size_t t = 0; t < list.size(); ++t)
+                {
+                    if (static_cast<std::ptrdiff_t>(t) == ellipsis)
+                    {
+                        result.insert(result.end(), rank - (list.size() - 1), std::string(unnamed_axis));
+                    }
+                    else
+                    {
+                        result.push_back(list[t]);
+                    }
+                }
+                return result;
+            }
+
+            inline named::dims refined(const named::dims& names, const std::vector<std::string>& given)
+            {
+                const std::vector<std::string> refined = expand_other_axes("refine_names", given, names.size());
                 if (refined.size() != names.size())
                 {
                     throw_name_error("refine_names",
@@ -740,56 +812,56 @@ namespace xt
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::refine_names(const std::vector<std::string>& names) &
+        inline auto xnamed<CT, S>::refine_names(const detail::name_list& names) &
         {
             return renamed_view(*this, detail::refined(dims(), names));
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::refine_names(const std::vector<std::string>& names) const&
+        inline auto xnamed<CT, S>::refine_names(const detail::name_list& names) const&
         {
             return renamed_view(*this, detail::refined(dims(), names));
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::refine_names(const std::vector<std::string>& names) &&
+        inline auto xnamed<CT, S>::refine_names(const detail::name_list& names) &&
         {
             auto result = detail::refined(dims(), names);
             return renamed_view(std::move(*this), std::move(result));
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::align_to(const std::vector<std::string>& names) &
+        inline auto xnamed<CT, S>::align_to(const detail::name_list& names) &
         {
             return aligned(*this, names, true);
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::align_to(const std::vector<std::string>& names) const&
+        inline auto xnamed<CT, S>::align_to(const detail::name_list& names) const&
         {
             return aligned(*this, names, true);
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::align_to(const std::vector<std::string>& names) &&
+        inline auto xnamed<CT, S>::align_to(const detail::name_list& names) &&
         {
             return aligned(std::move(*this), names, true);
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::transpose(const std::vector<std::string>& names) &
+        inline auto xnamed<CT, S>::transpose(const detail::name_list& names) &
         {
             return aligned(*this, names, false);
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::transpose(const std::vector<std::string>& names) const&
+        inline auto xnamed<CT, S>::transpose(const detail::name_list& names) const&
         {
             return aligned(*this, names, false);
         }
 
         template <class CT, class S>
-        inline auto xnamed<CT, S>::transpose(const std::vector<std::string>& names) &&
+        inline auto xnamed<CT, S>::transpose(const detail::name_list& names) &&
         {
             return aligned(std::move(*this), names, false);
         }
@@ -813,9 +885,103 @@ namespace xt
         }
 
         template <class CT, class S>
+        template <class E>
+        inline auto xnamed<CT, S>::align_as(const E& other) &
+        {
+            static_assert(is_named_expression_v<E>, "xn::align_as: the argument must be a named expression.");
+            return align_to(other.dims());
+        }
+
+        template <class CT, class S>
+        template <class E>
+        inline auto xnamed<CT, S>::align_as(const E& other) const&
+        {
+            static_assert(is_named_expression_v<E>, "xn::align_as: the argument must be a named expression.");
+            return align_to(other.dims());
+        }
+
+        template <class CT, class S>
+        template <class E>
+        inline auto xnamed<CT, S>::align_as(const E& other) &&
+        {
+            static_assert(is_named_expression_v<E>, "xn::align_as: the argument must be a named expression.");
+            return std::move(*this).align_to(other.dims());
+        }
+
+        template <class CT, class S>
+        template <class... Args>
+        inline decltype(auto) xnamed<CT, S>::operator()(Args... args)
+        {
+            return m_expression(args...);
+        }
+
+        template <class CT, class S>
+        template <class... Args>
+        inline decltype(auto) xnamed<CT, S>::operator()(Args... args) const
+        {
+            return m_expression(args...);
+        }
+
+        template <class CT, class S>
+        inline auto xnamed<CT, S>::item() const -> value_type
+        {
+            std::size_t count = 1;
+            for (const auto size : shape())
+            {
+                count *= static_cast<std::size_t>(size);
+            }
+            if (count != 1)
+            {
+                detail::throw_shape_error("item", "the expression ", dims().to_string(), " of shape ",
+                                          detail::shape_string(shape()), " has ", count,
+                                          " elements, and item() takes the one element of an expression of one");
+            }
+            if constexpr (xt::has_data_interface<expression_type>::value)
+            {
+                return *(m_expression.data() + m_expression.data_offset());
+            }
+            else
+            {
+                return *detail::evaluated(m_expression).begin();
+            }
+        }
+
+        template <class CT, class S>
+        inline xnamed<CT, S>::operator value_type() const
+        {
+            return item();
+        }
+
+        template <class Shape>
+        inline std::string shape_to_string(const Shape& shape)
+        {
+            return detail::shape_string(shape);
+        }
+
+        template <class CT, class S>
+        inline std::string sizes_to_string(const xnamed<CT, S>& e)
+        {
+            const auto& shape = e.shape();
+            std::string out = "(";
+            for (std::size_t i = 0; i < e.dimension(); ++i)
+            {
+                out += (i == 0 ? "" : ", ") + e.dims()[i] + ": " + std::to_string(shape[i]);
+            }
+            return out + ")";
+        }
+
+        template <class CT, class S>
         inline std::ostream& operator<<(std::ostream& out, const xnamed<CT, S>& e)
         {
-            return out << e.dims() << '\n' << e.expression();
+            out << sizes_to_string(e) << '\n' << e.expression();
+            for (std::size_t i = 0; i < e.dimension(); ++i)
+            {
+                if (const auto* labels = e.coords().find(e.dims()[i]))
+                {
+                    out << '\n' << "  " << e.dims()[i] << ": " << detail::format_labels(*labels);
+                }
+            }
+            return out;
         }
 
         /****************************
@@ -839,9 +1005,7 @@ namespace xt
                           "its expression() again.");
             static_assert(is_expression || is_named_expression_v<E>,
                           "xn::name: the expression must be an xtensor expression.");
-            static_assert(is_strategy_v<S>,
-                          "xn::name: a broadcasting strategy must be a type with "
-                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            XTENSOR_NAMED_REQUIRE_STRATEGY(S, "xn::name");
             if constexpr (is_expression && is_strategy_v<S>)
             {
                 return xnamed<xt::xclosure_t<E>, S>(std::forward<E>(e), std::move(names));

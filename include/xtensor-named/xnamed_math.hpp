@@ -36,11 +36,16 @@ namespace xt
             template <class F, class... A>
             inline auto elementwise_function(std::string_view operation, F&& make, A&&... args)
             {
-                static_assert(
-                    all_operands_v<A...> && array_count_v<A...> >= 1,
-                    "xn: the arguments of an elementwise function must be named expressions, xtensor "
-                    "expressions or numbers, and one of them at least must have axes.");
-                if constexpr (any_named_v<A...>)
+                constexpr bool valid = all_operands_v<A...> && array_count_v<A...> >= 1;
+                static_assert(valid,
+                              "xn: the arguments of an elementwise function must be named expressions, xtensor "
+                              "expressions or numbers, and one of them at least must have axes (xt::adapt "
+                              "makes an xtensor expression of a std::vector).");
+                if constexpr (!valid)
+                {
+                    return invalid_named_expression{};
+                }
+                else if constexpr (any_named_v<A...>)
                 {
                     return named_operation(operation, std::forward<F>(make), std::forward<A>(args)...);
                 }

@@ -12,17 +12,19 @@
 // Operators on named expressions (SPEC §4), xn::apply and xn::broadcast. Every operand may be a named
 // expression, a plain xtensor expression (all axes "?") or a number, and at least one is named; the
 // operands line up under the strategy of the named ones, and the result is a lazy named expression.
-// As in xtensor, == and != compare whole expressions and return a bool; xn::equal and xn::not_equal
-// (xnamed_math.hpp) compare elementwise.
+// == and != compare elementwise, as in numpy, xarray and PyTorch (not xtensor's whole-array test, which
+// is xn::array_equal).
 
 #include <cstddef>
 #include <functional>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "xcompat_xtensor.hpp"
 #include "xnamed_expression.hpp"
+#include "xshaping.hpp"
 #include "detail/xelementwise.hpp"
 
 namespace xt
@@ -32,11 +34,12 @@ namespace xt
         /**
          * Applies the binary functor `f` elementwise to `a` and `b` lined up under strategy `S` (by default
          * the strategy of the named operands); `f` may be any callable of two elements. Axes whose labels
-         * differ are aligned under shaping strategy `Shaping` (SPEC §7; by default the one attached to the
-         * strategy, xn::shape_exact unless xn::with_shaping); what an operand lacks is NaN.
+         * differ are aligned under shaping strategy `Shaping` (by default the one attached to the
+         * strategy, xn::shape_exact unless xn::with_shaping); what an operand lacks is NaN. A shaping
+         * strategy alone, `xn::apply<xn::join_outer>(f, a, b)`, joins under the operands' strategy.
          * @code
          * auto hyp = xn::apply<xn::numpy>([](double x, double y) { return std::hypot(x, y); }, a, b);
-         * auto sum = xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b);
+         * auto sum = xn::apply<xn::join_outer>(std::plus<>(), a, b);   // xarray's join="outer"
          * @endcode
          */
         template <class S = void, class Shaping = void, class F, class A, class B>
@@ -57,6 +60,21 @@ namespace xt
          */
         template <class S = void, class A, class B>
         auto broadcast(A&& a, B&& b);
+
+        /**
+         * Both operands on the joined labels of every labelled axis they share, as xarray's `align`:
+         * under shaping strategy `Shaping` (xn::join_inner, xn::join_outer, ...), each operand takes the
+         * joined labels, what it lacks filled with NaN (or `fill`, converted to its element type). Nothing
+         * is broadcast: each keeps its own axes.
+         * @code
+         * auto [l, r] = xn::align<xn::join_outer>(temperature, pressure);
+         * @endcode
+         */
+        template <class Shaping, class A, class B>
+        auto align(A&& a, B&& b);
+
+        template <class Shaping, class A, class B, class V>
+        auto align(A&& a, B&& b, const V& fill);
 
         namespace detail
         {
@@ -120,6 +138,20 @@ namespace xt
             template <class E>
             using enable_plain_t = std::enable_if_t<is_plain_expression_v<E>, int>;
 
+            /// A named expression with what is neither an expression nor a number (a std::string, a
+            /// std::vector): taken only to refuse it in one sentence instead of every candidate's failure.
+            template <class A, class B>
+            using enable_misused_t = std::enable_if_t<any_named_v<A, B> && !all_operands_v<A, B>, int>;
+
+            template <class A, class B>
+            inline invalid_named_expression refuse_operands()
+            {
+                static_assert(all_operands_v<A, B>,
+                              "xn: an operator on a named expression takes named expressions, xtensor expressions "
+                              "and numbers; xt::adapt makes an xtensor expression of a std::vector.");
+                return {};
+            }
+
             template <class E>
             using enable_named_t = std::enable_if_t<is_named_expression_v<E>, int>;
         }
@@ -127,7 +159,8 @@ namespace xt
 // xtensor's operators take any (E1&&, E2&&) with one xtensor expression, and would take a named expression
 // beside a plain one as a scalar. A named operand is therefore taken by each reference kind, which partial
 // ordering prefers to xtensor's forwarding references; named with named or with a number needs one template.
-#define XTENSOR_NAMED_BINARY_OPERATOR(OP, NAME)                                                              \
+// EXPRESSION computes the result from `l` and `r`, xtensor's operands.
+#define XTENSOR_NAMED_BINARY_OPERATOR_AS(OP, NAME, EXPRESSION)                                               \
     namespace detail                                                                                         \
     {                                                                                                        \
         struct NAME##_operator                                                                               \
@@ -135,7 +168,7 @@ namespace xt
             template <class L, class R>                                                                      \
             auto operator()(L&& l, R&& r) const                                                              \
             {                                                                                                \
-                return std::forward<L>(l) OP std::forward<R>(r);                                             \
+                return EXPRESSION;                                                                           \
             }                                                                                                \
         };                                                                                                   \
     }                                                                                                        \
@@ -176,7 +209,15 @@ namespace xt
     {                                                                                                        \
         return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<A>(a),        \
                                        std::move(b));                                                        \
+    }                                                                                                        \
+    template <class A, class B, detail::enable_misused_t<A, B> = 0>                                          \
+    inline detail::invalid_named_expression operator OP(A&&, B&&)                                            \
+    {                                                                                                        \
+        return detail::refuse_operands<A, B>();                                                              \
     }
+
+#define XTENSOR_NAMED_BINARY_OPERATOR(OP, NAME)                                                              \
+    XTENSOR_NAMED_BINARY_OPERATOR_AS(OP, NAME, std::forward<L>(l) OP std::forward<R>(r))
 
 #define XTENSOR_NAMED_UNARY_OPERATOR(OP, NAME)                                                               \
     namespace detail                                                                                         \
@@ -205,6 +246,9 @@ namespace xt
         XTENSOR_NAMED_BINARY_OPERATOR(<=, less_equal)
         XTENSOR_NAMED_BINARY_OPERATOR(>, greater)
         XTENSOR_NAMED_BINARY_OPERATOR(>=, greater_equal)
+        // Elementwise, as in numpy, xarray and PyTorch (xtensor's == compares whole expressions).
+        XTENSOR_NAMED_BINARY_OPERATOR_AS(==, equal_to, xt::equal(std::forward<L>(l), std::forward<R>(r)))
+        XTENSOR_NAMED_BINARY_OPERATOR_AS(!=, not_equal_to, xt::not_equal(std::forward<L>(l), std::forward<R>(r)))
         XTENSOR_NAMED_BINARY_OPERATOR(&&, logical_and)
         XTENSOR_NAMED_BINARY_OPERATOR(||, logical_or)
         XTENSOR_NAMED_BINARY_OPERATOR(&, bitwise_and)
@@ -217,32 +261,24 @@ namespace xt
         XTENSOR_NAMED_UNARY_OPERATOR(~, bitwise_not)
 
 #undef XTENSOR_NAMED_BINARY_OPERATOR
+#undef XTENSOR_NAMED_BINARY_OPERATOR_AS
 #undef XTENSOR_NAMED_UNARY_OPERATOR
 
         /**
-         * Whole-expression equality, as xtensor's == : the same dims (a plain expression's are all `"?"`),
-         * the same shape and equal elements. For an elementwise comparison, xn::equal.
+         * Whole-expression equality, as xtensor's `==` and numpy's `array_equal`: the same dims (a plain
+         * expression's are all `"?"`), the same shape and equal elements. (`==` on named expressions is
+         * elementwise.)
          */
         template <class A,
                   class B,
                   std::enable_if_t<detail::any_named_v<A, B> && detail::is_array_operand_v<A>
                                        && detail::is_array_operand_v<B>,
                                    int> = 0>
-        inline bool operator==(const A& a, const B& b)
+        inline bool array_equal(const A& a, const B& b)
         {
             const auto dims_a = detail::operand_for(a).names;
             const auto dims_b = detail::operand_for(b).names;
             return dims_a == dims_b && detail::unwrap(a) == detail::unwrap(b);
-        }
-
-        template <class A,
-                  class B,
-                  std::enable_if_t<detail::any_named_v<A, B> && detail::is_array_operand_v<A>
-                                       && detail::is_array_operand_v<B>,
-                                   int> = 0>
-        inline bool operator!=(const A& a, const B& b)
-        {
-            return !(a == b);
         }
 
         /*************************************
@@ -258,50 +294,106 @@ namespace xt
                                      detail::no_fill{});
         }
 
+        namespace detail
+        {
+            /// The strategies of xn::apply<S, Shaping>: `S` may itself be a shaping strategy (a join),
+            /// which then joins labels under the operands' broadcasting strategy.
+            template <class S, class Shaping, class A, class B>
+            struct apply_strategies
+            {
+                static constexpr bool join_first = !std::is_void<S>::value && !is_strategy_v<S> && is_shaping_v<S>;
+                using given_strategy = std::conditional_t<join_first, void, S>;
+                using given_shaping = std::conditional_t<join_first, S, Shaping>;
+                using strategy =
+                    std::conditional_t<std::is_void<given_strategy>::value, common_strategy_t<A, B>, given_strategy>;
+            };
+        }
+
         template <class S, class Shaping, class F, class A, class B, class V>
         inline auto apply(F&& f, A&& a, B&& b, const V& fill)
         {
             static_assert(std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>,
                           "xn::apply: a fill value must be a number.");
-            static_assert(std::is_void<Shaping>::value || is_shaping_v<Shaping>,
-                          "xn::apply: a shaping strategy must be a type with static "
-                          "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");
             static_assert(detail::all_operands_v<A, B> && detail::array_count_v<A, B> >= 1,
                           "xn::apply: the operands must be named expressions, xtensor expressions or numbers, "
                           "and one of them at least must have axes.");
-            if constexpr (std::is_void<S>::value)
+            using strategies = detail::apply_strategies<S, Shaping, A, B>;
+            using given_shaping = typename strategies::given_shaping;
+            static_assert(std::is_void<given_shaping>::value || is_shaping_v<given_shaping>,
+                          "xn::apply: a shaping strategy must be a type with static "
+                          "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");
+            if constexpr (std::is_void<typename strategies::given_strategy>::value)
             {
                 detail::check_strategies<A, B>();
             }
-            using strategy = std::conditional_t<std::is_void<S>::value, detail::common_strategy_t<A, B>, S>;
-            static_assert(is_strategy_v<strategy>,
-                          "xn::apply: a broadcasting strategy must be a type with "
-                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
-            using functor_type = std::decay_t<F>;
-            using xtensor_functor = typename detail::xtensor_functor_of<functor_type>::type;
-            auto make = [&f](auto&& l, auto&& r)
+            using strategy = typename strategies::strategy;
+            XTENSOR_NAMED_REQUIRE_STRATEGY(strategy, "xn::apply");
+            constexpr bool valid = (std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>) &&
+                                   detail::all_operands_v<A, B> && detail::array_count_v<A, B> >= 1 &&
+                                   (std::is_void<given_shaping>::value || is_shaping_v<given_shaping>) &&
+                                   is_strategy_v<strategy>;
+            if constexpr (valid)
             {
-                if constexpr (std::is_void<xtensor_functor>::value)
+                using functor_type = std::decay_t<F>;
+                using xtensor_functor = typename detail::xtensor_functor_of<functor_type>::type;
+                auto make = [&f](auto&& l, auto&& r)
                 {
-                    return xt::make_lambda_xfunction(functor_type(std::forward<F>(f)),
-                                                     std::forward<decltype(l)>(l),
-                                                     std::forward<decltype(r)>(r));
-                }
-                else
-                {
-                    // The operator's own xfunction, which the kernels evaluate; a transparent functor
-                    // holds nothing.
-                    static_cast<void>(f);
-                    return xt::detail::make_xfunction<xtensor_functor>(std::forward<decltype(l)>(l),
-                                                                       std::forward<decltype(r)>(r));
-                }
-            };
-            using shaping = std::conditional_t<std::is_void<Shaping>::value, shaping_of_t<strategy>, Shaping>;
-            return detail::aligned_elementwise<strategy, shaping>("apply",
-                                                                  fill,
-                                                                  make,
-                                                                  std::forward<A>(a),
-                                                                  std::forward<B>(b));
+                    if constexpr (std::is_void<xtensor_functor>::value)
+                    {
+                        return xt::make_lambda_xfunction(functor_type(std::forward<F>(f)),
+                                                         std::forward<decltype(l)>(l),
+                                                         std::forward<decltype(r)>(r));
+                    }
+                    else
+                    {
+                        // The operator's own xfunction, which the kernels evaluate; a transparent functor
+                        // holds nothing.
+                        static_cast<void>(f);
+                        return xt::detail::make_xfunction<xtensor_functor>(std::forward<decltype(l)>(l),
+                                                                           std::forward<decltype(r)>(r));
+                    }
+                };
+                using shaping =
+                    std::conditional_t<std::is_void<given_shaping>::value, shaping_of_t<strategy>, given_shaping>;
+                return detail::aligned_elementwise<strategy, shaping>("apply",
+                                                                      fill,
+                                                                      make,
+                                                                      std::forward<A>(a),
+                                                                      std::forward<B>(b));
+            }
+            else
+            {
+                return detail::invalid_named_expression{};
+            }
+        }
+
+        template <class Shaping, class A, class B, class V>
+        inline auto align(A&& a, B&& b, const V& fill)
+        {
+            static_assert(is_named_expression_v<A> && is_named_expression_v<B>,
+                          "xn::align: both operands must be named expressions (labels are on named axes).");
+            static_assert(is_shaping_v<Shaping>,
+                          "xn::align: the strategy must be a shaping strategy (how labels join): xn::join_inner, "
+                          "xn::join_outer, xn::join_left, xn::join_right or xn::join_exact.");
+            static_assert(std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>,
+                          "xn::align: a fill value must be a number.");
+            if constexpr (is_named_expression_v<A> && is_named_expression_v<B> && is_shaping_v<Shaping>)
+            {
+                auto aligned = detail::align_operands<Shaping>("align", fill, std::forward<A>(a), std::forward<B>(b));
+                using left = std::decay_t<std::tuple_element_t<0, decltype(aligned)>>;
+                using right = std::decay_t<std::tuple_element_t<1, decltype(aligned)>>;
+                return std::pair<left, right>(std::get<0>(std::move(aligned)), std::get<1>(std::move(aligned)));
+            }
+            else
+            {
+                return detail::invalid_named_expression{};
+            }
+        }
+
+        template <class Shaping, class A, class B>
+        inline auto align(A&& a, B&& b)
+        {
+            return align<Shaping>(std::forward<A>(a), std::forward<B>(b), detail::no_fill{});
         }
 
         template <class S, class A, class B>
@@ -314,10 +406,15 @@ namespace xt
                 detail::check_strategies<A, B>();
             }
             using strategy = std::conditional_t<std::is_void<S>::value, detail::common_strategy_t<A, B>, S>;
-            static_assert(is_strategy_v<strategy>,
-                          "xn::broadcast: a broadcasting strategy must be a type with "
-                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
-            return detail::broadcast_pair<strategy>("broadcast", std::forward<A>(a), std::forward<B>(b));
+            XTENSOR_NAMED_REQUIRE_STRATEGY(strategy, "xn::broadcast");
+            if constexpr (is_strategy_v<strategy> && detail::is_array_operand_v<A> && detail::is_array_operand_v<B>)
+            {
+                return detail::broadcast_pair<strategy>("broadcast", std::forward<A>(a), std::forward<B>(b));
+            }
+            else
+            {
+                return detail::invalid_named_expression{};
+            }
         }
     }
 }

@@ -438,13 +438,9 @@ namespace xt
 
         inline partial_shape partial_shape::tail() const
         {
+            // TensorFlow's Shape.tail: the scalar shape has nothing to remove, and stays the scalar shape.
             const auto r = checked_rank("partial_shape::tail");
-            if (r == 0)
-            {
-                detail::throw_shape_error("partial_shape::tail",
-                                          "the scalar shape () has no first axis to remove");
-            }
-            return sub_shape(1, r);
+            return r == 0 ? scalar() : sub_shape(1, r);
         }
 
         inline bool partial_shape::is_compatible(size_type size, size_type other_size) noexcept

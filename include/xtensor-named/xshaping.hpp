@@ -105,6 +105,13 @@ namespace xt
         template <class S>
         inline constexpr bool is_shaping_v = is_shaping<S>::value;
 
+        /// xarray's names of the shaping strategies (`join=` of xr.align and of arithmetic).
+        using join_exact = shape_exact;
+        using join_inner = shape_intersection;
+        using join_outer = shape_union;
+        using join_left = shape_left;
+        using join_right = shape_right;
+
         /**
          * Broadcasting strategy `S` with shaping strategy `Shaping` attached: the operators of named
          * expressions made with it align differing labels under `Shaping` (SPEC §7), and broadcast as `S`.
@@ -116,9 +123,7 @@ namespace xt
         template <class S, class Shaping>
         struct with_shaping
         {
-            static_assert(is_strategy_v<S>,
-                          "xn::with_shaping: a broadcasting strategy must be a type with "
-                          "static xn::broadcast_plan plan(const xn::operand&, const xn::operand&).");
+            XTENSOR_NAMED_REQUIRE_STRATEGY(S, "xn::with_shaping");
             static_assert(is_shaping_v<Shaping>,
                           "xn::with_shaping: a shaping strategy must be a type with static "
                           "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");

@@ -25,6 +25,7 @@
 #include "xnamed_operators.hpp"
 #include "xnamed_math.hpp"
 #include "xnamed_reducers.hpp"
+#include "xnamed_dot.hpp"
 #include "xevaluate.hpp"
 #include "xexplicit_broadcast.hpp"
 #include "xadjoint.hpp"

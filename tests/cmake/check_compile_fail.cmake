@@ -9,7 +9,9 @@
 # Runs one compile-fail test (see tests/CMakeLists.txt):
 #   cmake -DBUILD_DIR=<build tree> -DTARGET=<object library> -DCONFIG=<config> -DSOURCE=<file.cpp>
 #         -P check_compile_fail.cmake
-# Passes when building TARGET fails and the output matches the `// expect: <regex>` first line of SOURCE.
+# Passes when building TARGET fails and the output matches the `// expect: <regex>` first line of SOURCE;
+# with a `// max-lines: <n>` line, also when the compiler's diagnostics take at most <n> lines (the lines
+# that start a message: neither the quoted source and its carets, nor the build tool's own lines).
 
 file(READ "${SOURCE}" content)
 if(NOT content MATCHES "^// expect: ([^\r\n]+)")
@@ -33,5 +35,27 @@ endif()
 if(NOT output MATCHES "${expected}")
     message(FATAL_ERROR
         "${SOURCE} failed to compile, but the output does not match `${expected}`:\n${output}")
+endif()
+
+if(content MATCHES "\n// max-lines: ([0-9]+)")
+    set(max_lines "${CMAKE_MATCH_1}")
+    # A list splits at ";" outside square brackets: neither may remain in the text.
+    string(REPLACE ";" "," flat "${output}")
+    string(REPLACE "[" "<" flat "${flat}")
+    string(REPLACE "]" ">" flat "${flat}")
+    string(REPLACE "\n" ";" lines "${flat}")
+    set(counted 0)
+    foreach(line IN LISTS lines)
+        if(line STREQUAL "" OR line MATCHES "^[ \t]" OR line MATCHES "^<[0-9]+/[0-9]+>"
+           OR line MATCHES "^(FAILED:|ninja:|g?make)" OR line MATCHES " -c .* -o |-o .* -c ")
+            continue()
+        endif()
+        math(EXPR counted "${counted} + 1")
+    endforeach()
+    if(counted GREATER max_lines)
+        message(FATAL_ERROR
+            "${SOURCE}: the compiler's diagnostics take ${counted} lines, more than ${max_lines}:\n${output}")
+    endif()
+    message(STATUS "${SOURCE}: ${counted} lines of diagnostics (at most ${max_lines})")
 endif()
 message(STATUS "${SOURCE} fails to compile as expected (`${expected}`)")

@@ -20,10 +20,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "../xcompat_xsimd.hpp"
 #include "../xcompat_xtensor.hpp"
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_loops.hpp"
+
+
+// GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
 
 namespace xt
 {
@@ -681,5 +686,7 @@ namespace xt
         } // namespace detail
     }     // namespace named
 } // namespace xt
+
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
 #endif

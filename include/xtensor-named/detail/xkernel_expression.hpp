@@ -29,6 +29,10 @@
 #include "xkernel_row.hpp"
 #include "xreadonly_broadcast.hpp"
 
+
+// GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
+
 namespace xt
 {
     namespace named
@@ -550,5 +554,7 @@ namespace xt
         } // namespace detail
     }     // namespace named
 } // namespace xt
+
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
 #endif

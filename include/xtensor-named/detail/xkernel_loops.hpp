@@ -36,6 +36,10 @@
 #define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(24) << 20)
 #endif
 
+
+// GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
+
 namespace xt
 {
     namespace named
@@ -983,5 +987,7 @@ namespace xt
         } // namespace detail
     }     // namespace named
 } // namespace xt
+
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
 #endif

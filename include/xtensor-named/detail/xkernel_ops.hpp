@@ -32,6 +32,10 @@
 #include "../xcompat_xtensor.hpp"
 #include "xfunctors.hpp"
 
+
+// GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
+
 namespace xt
 {
     namespace named
@@ -437,5 +441,7 @@ namespace xt
         } // namespace detail
     }     // namespace named
 } // namespace xt
+
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
 #endif

@@ -20,6 +20,10 @@
 #include "../xcompat_xsimd.hpp"
 #include "xkernel_layout.hpp"
 
+
+// GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
+
 namespace xt
 {
     namespace named
@@ -236,5 +240,7 @@ namespace xt
         } // namespace detail
     }     // namespace named
 } // namespace xt
+
+XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
 #endif

@@ -1,0 +1,27 @@
+// expect: an operator on a named expression takes named expressions, xtensor expressions and numbers
+// max-lines: 10
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// An elementwise comparison with a std::string: refused in one sentence.
+
+#include <string>
+#include <vector>
+
+#include <xtensor-named/xtensor-named.hpp>
+
+namespace xn = xt::named;
+
+void comparison_with_string()
+{
+    xt::xarray<double> values = {1., 2.};
+    auto a = xn::name(values, {"x"});
+    const std::string text = "abc";
+    auto r = a == text;
+    (void)r;
+}
