@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Seed 001's example: a batch of images img (?, channel, h, w) and their label maps lbl (?, h, w).
+// A batch of images img (?, channel, h, w) and their label maps lbl (?, h, w).
 // Under xn::name_match the label map lines up with every channel by name, the unnamed batch axes with
 // each other; lbl_prob and lbl_pred, whose named axes do not match, are refused, and the same tensors
 // make an outer product under xn::missing_dims once every axis has a name.

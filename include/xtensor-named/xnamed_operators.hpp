@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XNAMED_OPERATORS_HPP
 #define XTENSOR_NAMED_XNAMED_OPERATORS_HPP
 
-// Operators on named expressions (SPEC §4), xn::apply and xn::broadcast. Every operand may be a named
+// Operators on named expressions, xn::apply and xn::broadcast. Every operand may be a named
 // expression, a plain xtensor expression (all axes "?") or a number, and at least one is named; the
 // operands line up under the strategy of the named ones, and the result is a lazy named expression.
 // As in xtensor, == and != compare whole expressions and return a bool; xn::equal and xn::not_equal
@@ -32,7 +32,7 @@ namespace xt
         /**
          * Applies the binary functor `f` elementwise to `a` and `b` lined up under strategy `S` (by default
          * the strategy of the named operands); `f` may be any callable of two elements. Axes whose labels
-         * differ are aligned under shaping strategy `Shaping` (SPEC §7; by default the one attached to the
+         * differ are aligned under shaping strategy `Shaping` (by default the one attached to the
          * strategy, xn::shape_exact unless xn::with_shaping); what an operand lacks is NaN.
          * @code
          * auto hyp = xn::apply<xn::numpy>([](double x, double y) { return std::hypot(x, y); }, a, b);
