@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// What labels cost an elementwise sum (SPEC §7, issue 7): building `a + b` and assigning it into an
+// What labels cost an elementwise sum: building `a + b` and assigning it into an
 // existing array, for a 1-d series of n stamps and an (n, 64) table labelled along its first axis.
 //   unlabelled          the reference: named operands, no labels
 //   equal_exact         equal labels under xn::shape_exact (the default), two lists compared label by

@@ -6,8 +6,8 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The bar of issue 5: xtensor's `xt::noalias(out) = expr` against `xn::assign(out, named expr)` for the
-// broadcasting cases of SPEC §6, with a plain copy for the machine's bandwidth and Eigen where it has
+// The kernels' bars: xtensor's `xt::noalias(out) = expr` against `xn::assign(out, named expr)` for the
+// broadcasting cases, with a plain copy for the machine's bandwidth and Eigen where it has
 // the same operation. Every benchmark is repeated (15 times unless told otherwise) in random
 // interleaved order in one process; the table at the end compares medians.
 //
@@ -39,7 +39,7 @@ namespace xn = xt::named;
 
 namespace
 {
-    /// One row of the issue's table: a case, and the smallest ratio xtensor / xtensor-named it asks for
+    /// One row of the bars: a case, and the smallest ratio xtensor / xtensor-named it must reach
     /// at each size (f64 2000x2000, f32 2000x2000, f64 256x256).
     struct bar_case
     {
@@ -485,7 +485,7 @@ int main(int argc, char** argv)
 #if !XTENSOR_NAMED_BENCH_EIGEN
     std::printf("Eigen not found: no Eigen column\n");
 #endif
-    // The issue's protocol unless the command line says otherwise: 15 repetitions in random interleaved
+    // The protocol unless the command line says otherwise: 15 repetitions in random interleaved
     // order, medians reported.
     if (!xtensor_named_bench::initialize(argc, argv, 15))
     {

@@ -6,7 +6,7 @@
 #                                                                          #
 # The full license is in the file LICENSE, distributed with this software. #
 ############################################################################
-"""numpy on the cases of bench_kernels.cpp, for the comparison issue 5 asks for.
+"""numpy on the cases of bench_kernels.cpp, for the comparison with xtensor-named's kernels.
 
 Same shapes, same preallocated outputs (`out=` / `np.copyto`), median CPU time of 15 repetitions taken
 in random interleaved order, as bench_kernels measures. Prints a table, or JSON with --json (what

@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Realistic pipelines (SPEC §6: speed is judged on realistic pipelines against a hand-written loop,
+// Realistic pipelines (speed is judged on realistic pipelines against a hand-written loop,
 // xtensor, numpy and PyTorch): expressions of several operations, math functions and reductions by
 // name, each computed on the same inputs into preallocated outputs by
 //   hand                 a plain loop over raw pointers, as a good C++ programmer writes it without

@@ -43,7 +43,7 @@ CONFIGS = [("f64_2000x2000", "f64 2000×2000", 2000, 2000, 8),
            ("f32_2000x2000", "f32 2000×2000", 2000, 2000, 4),
            ("f64_256x256", "f64 256×256", 256, 256, 8)]
 
-# The cases and the bars of issue 5 (smallest ratio xtensor / xtensor-named), per configuration.
+# The cases and their bars (smallest ratio xtensor / xtensor-named), per configuration.
 CASES = [("same_shape", "A(M,N) + B(M,N)", [0.95, 0.95, 0.95]),
          ("row", "A(M,N) + v(N)", [0.95, 0.95, 0.95]),
          ("column", "A(M,N) + u(M,1)", [4, 8, 10]),
@@ -52,7 +52,7 @@ CASES = [("same_shape", "A(M,N) + B(M,N)", [0.95, 0.95, 0.95]),
          ("broadcast_column", "broadcast(u(M), (M,N), {1})", [5, 10, 15]),
          ("sum_to_axis0", "sum_to(G(M,N), (N))", [3, 6, 10])]
 
-# Large cases must reach these shares of the bandwidth bound (issue 5): ordinary stores, streaming stores.
+# Large cases must reach these shares of the bandwidth bound: ordinary stores, streaming stores.
 SHARE_BAR = {"ordinary": 0.5, "streaming": 0.7}
 STREAMING_MIN_BYTES = 24 << 20  # XTENSOR_NAMED_STREAMING_MIN_BYTES, on bytes written and read
 
@@ -214,7 +214,7 @@ def plot(medians, numpy, path):
         ax.set_xticklabels([n.replace("_", "\n") for n in names], fontsize=8)
         ax.grid(axis="y", which="both", alpha=0.3)
     axes[0].set_ylabel("speed-up over xtensor's xt::noalias(out) = expr\n(higher is faster; log scale)")
-    axes[0].plot([], [], color="black", linewidth=2.5, label="issue 5's bar for xtensor-named")
+    axes[0].plot([], [], color="black", linewidth=2.5, label="the bar for xtensor-named")
     axes[0].plot([], [], color="#b42d1f", linewidth=1.5, linestyle=":",
                  label="ceiling: a loop that only stores the output")
     axes[0].legend(fontsize=8, loc="upper left")
@@ -257,7 +257,7 @@ def kernels_readme(args, bench, build_dir, command):
     image = os.path.relpath(args.plot, args.readme.parent)
     readme = f"""# Benchmarks of the broadcasting kernels
 
-Issue 5 asks xtensor-named's kernels (SPEC §6) to beat xtensor's own assignment by fixed ratios on
+xtensor-named's kernels must beat xtensor's own assignment by fixed ratios on
 broadcasting cases. `bench_kernels.cpp` times, in one process and in random interleaved order,
 `xt::noalias(out) = expr` (xtensor), `xn::assign(out, named expr)` (xtensor-named), Eigen where it has
 the same operation, and a `memcpy` of the same size for the machine's bandwidth; `bench_numpy.py` times
@@ -289,7 +289,7 @@ own table (`cmake --workflow --preset bench` runs them all).
 
 {rows}
 
-Ratio: xtensor's time over xtensor-named's (higher is better), with issue 5's bar. numpy /
+Ratio: xtensor's time over xtensor-named's (higher is better), with the bar it must reach. numpy /
 xtensor-named: above 1 where xtensor-named is faster. Bandwidth share (2000×2000 only): the time a
 copy at the measured `memcpy` bandwidth would take to move the bytes of the case, over xtensor-named's
 time. Ceiling (cases whose cost is writing the output): xtensor's time over that of the faster of two
@@ -443,8 +443,8 @@ def pipelines_section(p, args, command, image):
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     return f"""## Pipelines
 
-What users write: several operations, math functions and reductions by name in one expression (SPEC §6
-judges speed on such pipelines). `bench_pipelines.cpp` times each case, in one process and in random
+What users write: several operations, math functions and reductions by name in one expression (speed is
+judged on such pipelines). `bench_pipelines.cpp` times each case, in one process and in random
 interleaved order, on the same inputs into preallocated outputs: a loop written by hand over raw pointers
 (the floor: what a good C++ programmer writes without intrinsics; the compiler vectorises what it may
 without `-ffast-math`, reductions in independent lanes), xtensor's own evaluation with its broadcasting

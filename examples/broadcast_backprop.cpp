@@ -9,8 +9,8 @@
 // A forward and a backward pass through a broadcast: a bias add y = x + b, where the bias b (one value
 // per feature) is broadcast over the batch, and the loss L = sum(sin(y)). Backpropagation hands the
 // gradient dL/dy = cos(y) back through the broadcast: the gradient of b sums it over the batch axis
-// (seed 004: the backprop of Broadcast is Sum(delta, broadcast_axes)). The same pass is written three
-// ways, with positional axes, with seed 004's explicit axes and with named axes, and checked against
+// (nGraph: the backprop of Broadcast is Sum(delta, broadcast_axes)). The same pass is written three
+// ways, with positional axes, with nGraph's explicit axes and with named axes, and checked against
 // finite differences.
 
 #include <algorithm>
@@ -44,10 +44,10 @@ int main()
     std::cout << "loss      L = sum(sin(y)) = " << xt::sum(xt::sin(y))() << "\n";
     std::cout << "backward  dL/db = sum_to(cos(y), (3)):\n" << db << "\n\n";
 
-    // Seed 004: the broadcast says which axis is new, the backprop sums over exactly that axis.
+    // nGraph's form: the broadcast says which axis is new, the backprop sums over exactly that axis.
     const xt::xarray<double> y_axes = x + xn::broadcast(b, {4, 3}, {0});
     const xt::xarray<double> db_axes = xn::reduce_broadcast_axes(xt::cos(y_axes), {0});
-    std::cout << "seed 004  dL/db = Sum(cos(Broadcast(b, Shape{4, 3}, AxisSet{0}) + x), AxisSet{0}):\n"
+    std::cout << "nGraph    dL/db = Sum(cos(Broadcast(b, Shape{4, 3}, AxisSet{0}) + x), AxisSet{0}):\n"
               << db_axes << "\n\n";
 
     // Named axes: the bias lines up with x by name, and its gradient keeps the name.

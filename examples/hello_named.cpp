@@ -45,7 +45,7 @@ int main()
     std::cout << "6. " << xn::partial_shape::unknown() << " compatible with " << rgb_planes << ": "
               << xn::partial_shape::unknown().is_compatible_with(rgb_planes) << "\n";
 
-    // 7. Shapes are built up and taken apart like seed 002's Shape.
+    // 7. Shapes are built up and taken apart like TensorFlow's Shape.
     std::cout << "7. " << rgb_planes.take_last(2) << " prepended with 10 gives "
               << rgb_planes.take_last(2).prepend(10) << ", its element count is "
               << rgb_planes.take_last(2).prepend(10).num_elements() << "\n";

@@ -7,7 +7,7 @@
  ****************************************************************************/
 
 // Two sensors sampled on different time stamps: the time axis carries the stamps as labels, and a
-// shaping strategy decides which stamps a sum keeps (SPEC §7). Every step prints one line; the program
+// shaping strategy decides which stamps a sum keeps. Every step prints one line; the program
 // fails if a result is not the one written next to it.
 
 #include <cmath>

@@ -6,8 +6,8 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The explicit broadcasts and their adjoints (SPEC §5) on small real arrays, with target shapes and
-// axes made of arbitrary integers. Each call must refuse exactly what the rules of SPEC §5 refuse
+// The explicit broadcasts and their adjoints on small real arrays, with target shapes and
+// axes made of arbitrary integers. Each call must refuse exactly what docs/explicit_broadcasting.md refuses
 // (xn::shape_error for a malformed argument, xn::broadcast_error for shapes that do not fit), and
 // otherwise give, through xtensor's assignment, xn::eval and xn::assign alike, the values of a naive
 // loop written here from the same rules.
@@ -58,7 +58,7 @@ namespace
             return false;
         }
 
-        /// Whether the values form a concrete shape (SPEC §5 takes no unknown or negative size).
+        /// Whether the values form a concrete shape (a broadcast takes no unknown or negative size).
         bool concrete() const
         {
             return !unknown_rank && !has_negative();
@@ -244,7 +244,7 @@ namespace
         }
         else
         {
-            // Seed 004: the shape without the broadcast axes must equal the input's shape exactly.
+            // nGraph's Broadcast: the shape without the broadcast axes must equal the input's shape exactly.
             shape_type kept;
             for (auto a : axes.values)
             {

@@ -6,13 +6,13 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The named explicit broadcast xn::broadcast_like and its adjoint xn::unbroadcast (SPEC §5) on small
+// The named explicit broadcast xn::broadcast_like and its adjoint xn::unbroadcast on small
 // named arrays, under every built-in strategy, with targets that are named arrays or xn::operands
 // (concrete, or malformed: an unknown size or rank, names that do not fit the rank). Each call must
-// refuse exactly what SPEC §5 refuses: a malformed operand (xn::name_error for its names, xn::shape_error
+// refuse exactly what its rules refuse: a malformed operand (xn::name_error for its names, xn::shape_error
 // for a shape that is not concrete), and, as xn::broadcast_error, an input that the strategy does not
 // line up within the target's axes in their order, or whose axis lands on a size that is neither its own
-// nor reached from 1 (strategy_model.hpp is the model of SPEC §3's line-up). Otherwise the result has
+// nor reached from 1 (strategy_model.hpp is the model of the strategies' line-up). Otherwise the result has
 // the target's dims and shape, and the values of a naive loop: each target position reads the input
 // at the positions its axes land on (broadcast_like), each gradient element adds into the position it
 // was broadcast from (unbroadcast). No operand is ever modified.
@@ -210,7 +210,7 @@ namespace
                 t.refusal = outcome::shape_error;
                 break;
             case operand_kind::unknown_rank_with_names:
-                // SPEC §3: an operand of unknown rank has no names; its names are refused first.
+                // An operand of unknown rank has no names; its names are refused first.
                 t.op = xn::operand{xn::partial_shape::unknown(), xn::dims(names)};
                 t.refusal = outcome::name_error;
                 break;
@@ -230,7 +230,7 @@ namespace
         return t;
     }
 
-    /// The model of lining `small` up within `big` (SPEC §5, broadcast_like's rule): the strategy must
+    /// The model of lining `small` up within `big` (broadcast_like's rule): the strategy must
     /// line the two up, keep `big`'s axes in their order and add none, and each axis of `small` must land
     /// on an axis of its size, or have size 1 (under a strategy that stretches). For each axis of
     /// `small`, the axis of `big` it lands on; nothing when the broadcast is refused.

@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Axis names and xn::dims from arbitrary bytes (SPEC §1), against a reference written from the SPEC text:
+// Axis names and xn::dims from arbitrary bytes, against a reference written from the naming rule:
 // a name is [A-Za-z_][A-Za-z0-9_]* or "?", a name appears once in a dims, "?" may repeat, index_of gives
 // the first position or -1. Every refusal must be an xn::name_error with a readable message.
 

@@ -6,10 +6,10 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// xn::partial_shape (SPEC §2, seed 002) built from arbitrary integers, negative and huge ones included,
+// xn::partial_shape (TensorFlow's `Shape`) built from arbitrary integers, negative and huge ones included,
 // then driven through every operation with arbitrary indices. Each call must either succeed with the
-// value that a small reference model (written here from the SPEC text) gives, or throw xn::shape_error
-// exactly where the model says the call is refused. The algebraic laws of seed 002 are checked too.
+// value that a small reference model (written here from the documented rules) gives, or throw xn::shape_error
+// exactly where the model says the call is refused. The algebraic laws of TensorFlow's Shape are checked too.
 
 #include <cstddef>
 #include <cstdint>
@@ -268,7 +268,7 @@ namespace
         return got_shape;
     }
 
-    /// The laws that hold between any two shapes (seed 002).
+    /// The laws that hold between any two shapes (TensorFlow's `Shape`).
     void check_laws(const xn::partial_shape& a, const model& ma, const xn::partial_shape& b, const model& mb)
     {
         XN_FUZZ_CHECK(a.is_compatible_with(a), ("compatibility is not reflexive for ", a.to_string()));
@@ -331,7 +331,8 @@ namespace
         XN_FUZZ_CHECK(b.most_specific_compatible_shape(a) == *c, ("the common shape is not symmetric"));
         XN_FUZZ_CHECK(a.most_specific_compatible_shape(a) == a, ("the common shape of a shape and itself"));
 
-        // Equality is structural; seed 002's equals is false for anything unknown, except on one object.
+        // Equality is structural; TensorFlow's Shape.equals is false for anything unknown, except on one
+        // object.
         const bool same = ma.known_rank == mb.known_rank && ma.sizes == mb.sizes;
         XN_FUZZ_CHECK((a == b) == same && (a != b) == !same,
                       ("operator==: ", a.to_string(), ", ", b.to_string()));

@@ -6,8 +6,8 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// xn::plan<S> for every built-in strategy (SPEC §3), against a reference model written from the table
-// of SPEC §3 (strategy_model.hpp, shared with fuzz_named_broadcast). The model lines axes up by the
+// xn::plan<S> for every built-in strategy, against a reference model written from the table of
+// docs/strategies.md (strategy_model.hpp, shared with fuzz_named_broadcast). The model lines axes up by the
 // strategy's rule, then decides each lined-up pair of sizes by trying concrete values for the unknown
 // ones: a pair that no concrete sizes can satisfy is a refusal, and the result size is the one every
 // satisfying choice agrees on (unknown when they differ). So a plan that is found must be the model's

@@ -9,8 +9,8 @@
 #ifndef XTENSOR_NAMED_FUZZ_STRATEGY_MODEL_HPP
 #define XTENSOR_NAMED_FUZZ_STRATEGY_MODEL_HPP
 
-// The reference model of the built-in strategies, written from the table of SPEC §3 and shared by the
-// fuzz targets that judge a strategy's answer: fuzz_plan (xn::plan<S> itself) and fuzz_named_broadcast
+// The reference model of the built-in strategies, written from the table of docs/strategies.md and shared by
+// the fuzz targets that judge a strategy's answer: fuzz_plan (xn::plan<S> itself) and fuzz_named_broadcast
 // (xn::broadcast_like and xn::unbroadcast, which line axes up under a strategy). For each strategy, a
 // function lines up the axes of two operands by the strategy's rule (nothing when the rule refuses
 // them), and pair_size decides a lined-up pair of sizes.
@@ -70,7 +70,7 @@ namespace xn_fuzz
         return absent;
     }
 
-    /// numpy and leading: right-aligned, names unify position by position (SPEC §3, first two rows).
+    /// numpy and leading: right-aligned, names unify position by position (the table's first two rows).
     inline std::optional<model_plan> line_up_right_aligned(const input_operand& a, const input_operand& b,
                                                            bool stretch)
     {

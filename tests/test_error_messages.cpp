@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// SPEC §8 and issue 6: every message names the operation, the axes (by name and position) and the sizes
+// Every message names the operation, the axes (by name and position) and the sizes
 // involved, in every build type. One test per kind of error across the public API; each checks the
 // exact error type and that the message holds each of those parts, so that a user reading one line
 // knows what to fix.
@@ -26,7 +26,7 @@ namespace xn = xt::named;
 
 namespace
 {
-    // Seed 001's example operands.
+    // The operands of the image and label-map example.
     const xn::operand img{xn::partial_shape::of({10, 3, 256, 384}), xn::dims{"?", "channel", "h", "w"}};
     const xn::operand wide_lbl{xn::partial_shape::of({10, 256, 385}), xn::dims{"?", "h", "w"}};
 
@@ -41,8 +41,8 @@ namespace
     }
 } // namespace
 
-// Names (SPEC §1)
-// ===============
+// Names
+// =====
 
 TEST(error_messages, an_invalid_axis_name_is_named_with_its_position_and_the_rule)
 {
@@ -66,8 +66,8 @@ TEST(error_messages, a_dims_position_out_of_range_gives_the_position_the_dims_an
     XN_EXPECT_THROW_HAS((xn::dims{"x", "y"})[5], xn::name_error, {"xn::dims", "axis 5", "(x, y)", "rank 2"});
 }
 
-// Partial shapes (SPEC §2)
-// ========================
+// Partial shapes
+// ==============
 
 TEST(error_messages, a_negative_size_gives_the_size_and_its_axis)
 {
@@ -112,8 +112,8 @@ TEST(error_messages, an_overflowing_element_count_gives_the_shape)
                         {"xn::partial_shape::num_elements", "(4611686018427387904, 4)", "overflows"});
 }
 
-// Strategies and plans (SPEC §3)
-// ==============================
+// Strategies and plans
+// ====================
 
 TEST(error_messages, an_operand_with_as_many_names_as_axes_is_required_by_plan)
 {
@@ -176,7 +176,7 @@ TEST(error_messages, a_missing_dims_refusal_of_an_unnamed_axis_gives_its_positio
 
 TEST(error_messages, a_name_match_refusal_gives_the_unmatched_axis_and_the_other_dims)
 {
-    // Seed 001: (?, class, h, w) against (?, scale1, scale2, scale3, h, w) is an error under name_match.
+    // (?, class, h, w) against (?, scale1, scale2, scale3, h, w) is an error under name_match.
     XN_EXPECT_THROW_HAS(
         xn::plan<xn::name_match>(operand({2, 3, 4, 5}, {"?", "class", "h", "w"}),
                                  operand({2, 3, 3, 3, 4, 5}, {"?", "scale1", "scale2", "scale3", "h", "w"})),
@@ -217,8 +217,8 @@ TEST(error_messages, an_inconsistent_user_plan_names_the_faulty_entry)
         {"xn::plan", "inconsistent plan", "axis 0 'y' of operand 1", "lands on no result axis"});
 }
 
-// Named expressions (SPEC §4)
-// ===========================
+// Named expressions
+// =================
 
 TEST(error_messages, naming_with_the_wrong_number_of_names_gives_the_shape_and_the_names)
 {
@@ -263,8 +263,8 @@ TEST(error_messages, an_operator_refusal_names_the_operator_the_strategy_the_axe
                          "(x, y) with shape (2, 3)", "(x, y) with shape (4, 3)"});
 }
 
-// Coordinates (SPEC §7)
-// =====================
+// Coordinates
+// ===========
 
 TEST(error_messages, a_label_count_that_differs_from_the_size_gives_the_axis_the_size_and_the_labels)
 {
@@ -300,8 +300,8 @@ TEST(error_messages, malformed_labels_name_the_axis_and_the_positions)
                         {"xn::coords", "'x'", "position 1", "position 0"});
 }
 
-// Explicit broadcasts and adjoints (SPEC §5)
-// ==========================================
+// Explicit broadcasts and adjoints
+// ================================
 
 TEST(error_messages, a_broadcast_to_refusal_gives_both_shapes_the_axes_and_their_sizes)
 {
@@ -372,8 +372,8 @@ TEST(error_messages, a_gradient_axes_refusal_gives_both_shapes)
         xn::broadcast_error, {"xn::broadcast_gradient_axes", "(2, 3)", "(4)", "size 3", "size 4"});
 }
 
-// Evaluation (SPEC §4)
-// ====================
+// Evaluation
+// ==========
 
 TEST(error_messages, an_assign_refusal_gives_the_output_and_the_expression)
 {

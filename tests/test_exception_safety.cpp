@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Issue 6 and SPEC §8: bad input never corrupts an operand. Every throwing operation reachable from the
+// Bad input never corrupts an operand. Every throwing operation reachable from the
 // public API is called here with input it refuses; each test records its operands' full state (names,
 // labels, shape, every value, and for containers the address of their buffer) before the call and
 // checks it after. xn::assign into an existing container gives the strong guarantee: a refused

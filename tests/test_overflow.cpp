@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Issue 6: element counts and strides computed from users' shapes are checked. Wherever the library turns
+// Element counts and strides computed from users' shapes are checked. Wherever the library turns
 // a user's shape into the shape of a container or of a view, a shape whose element count or whose
 // row-major strides (the products of the sizes after each axis) overflow is an xn::shape_error, never a
 // wrap-around: xtensor itself computes both without checking, and a wrapped count makes a container too

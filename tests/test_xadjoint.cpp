@@ -207,8 +207,8 @@ namespace
     }
 } // namespace
 
-// Seed 004, verbatim: the backprop of Broadcast is Sum(delta, broadcast_axes)
-// ===========================================================================
+// nGraph, verbatim: the backprop of Broadcast is Sum(delta, broadcast_axes)
+// =========================================================================
 
 TEST(seed_004, backprop_of_broadcast_with_axis_set_0_sums_the_rows)
 {
@@ -342,7 +342,7 @@ TEST(broadcast_gradient_axes, matches_every_filling_of_the_unknown_sizes)
 
 TEST(adjoints, evaluate_through_xn_eval_and_xn_assign_to_numpys_values)
 {
-    // SPEC §4: xn::eval and xn::assign take the lazy adjoints (through the library's kernels where they
+    // xn::eval and xn::assign take the lazy adjoints (through the library's kernels where they
     // cover them).
     std::size_t checked = 0;
     for (const auto& c : cases_of("sum_to"))

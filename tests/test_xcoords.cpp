@@ -23,7 +23,7 @@
 
 namespace xn = xt::named;
 
-// SPEC §7: a label is a std::variant of an integer and a string, labels a std::vector of them.
+// A label is a std::variant of an integer and a string, labels a std::vector of them.
 static_assert(std::is_same<xn::label, std::variant<std::int64_t, std::string>>::value);
 static_assert(std::is_same<xn::labels, std::vector<xn::label>>::value);
 

@@ -23,10 +23,10 @@ namespace xn = xt::named;
 
 namespace
 {
-    // How every invalid-name message ends (SPEC §1).
+    // How every invalid-name message ends.
     const std::string rule = ": a name is an identifier [A-Za-z_][A-Za-z0-9_]*, or \"?\" for an unnamed axis";
 
-    // SPEC §1's rule `[A-Za-z_][A-Za-z0-9_]*`, or "?", spelled with character sets: the oracle for the
+    // The naming rule `[A-Za-z_][A-Za-z0-9_]*`, or "?", spelled with character sets: the oracle for the
     // randomized test.
     bool reference_is_valid_name(const std::string& name)
     {

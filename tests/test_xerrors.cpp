@@ -21,7 +21,7 @@
 
 namespace xn = xt::named;
 
-// SPEC §8: one type per kind, every one a std::runtime_error; broadcast_error is also xtensor's.
+// One type per kind, every one a std::runtime_error; broadcast_error is also xtensor's.
 static_assert(std::is_base_of<std::runtime_error, xn::name_error>::value);
 static_assert(std::is_base_of<std::runtime_error, xn::shape_error>::value);
 static_assert(std::is_base_of<std::runtime_error, xn::broadcast_error>::value);

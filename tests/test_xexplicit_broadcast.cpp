@@ -70,8 +70,8 @@ namespace
     }
 } // namespace
 
-// Seed 004, verbatim
-// ==================
+// nGraph's Broadcast, verbatim
+// ============================
 
 TEST(seed_004, broadcast_with_axis_set_0_repeats_the_row)
 {
@@ -119,8 +119,8 @@ TEST(seed_004, output_at_c_is_arg_at_c_without_the_broadcast_axes)
     }
 }
 
-// Seed 003, verbatim
-// ==================
+// core.matrix's broadcast, verbatim
+// =================================
 
 TEST(seed_003, broadcast_a_length_2_vector_to_a_3x2_matrix)
 {
@@ -214,7 +214,7 @@ TEST(broadcast_in_dim, matches_numpy_expand_dims_then_broadcast_to)
 
 TEST(explicit_broadcasts, evaluate_through_xn_eval_and_xn_assign_to_numpys_values)
 {
-    // SPEC §4: xn::eval and xn::assign take the lazy broadcasts (through the library's kernels where they
+    // xn::eval and xn::assign take the lazy broadcasts (through the library's kernels where they
     // cover them).
     std::size_t checked = 0;
     for (const auto& c : cases_of("broadcast_to"))
@@ -446,7 +446,7 @@ TEST(explicit_broadcasts, stay_xtensor_expressions_that_mix_with_xtensor_code)
 
 TEST(explicit_broadcasts, are_evaluated_by_the_librarys_kernels)
 {
-    // SPEC §6: materialising a broadcast runs in the library's loops, for every explicit broadcast.
+    // Materialising a broadcast runs in the library's loops, for every explicit broadcast.
     const xt::xarray<double> v = {1., 2., 3.};
     xt::xarray<double> out = xt::zeros<double>({2, 3});
     const xt::xarray<double> expected = {{1., 2., 3.}, {1., 2., 3.}};
@@ -558,7 +558,7 @@ TEST(broadcast, refuses_shapes_that_do_not_fit_naming_all_three)
 
 TEST(broadcast, refuses_a_size_1_input_axis_it_would_have_to_stretch)
 {
-    // Seed 004 matches the shapes exactly: no size-1 stretching (broadcast_in_dim stretches).
+    // nGraph's Broadcast matches the shapes exactly: no size-1 stretching (broadcast_in_dim stretches).
     const xt::xarray<double> arg = xt::zeros<double>({1, 3});
     XN_EXPECT_THROW_MSG(
         xn::broadcast(arg, {2, 2, 3}, {0}), xn::broadcast_error,

@@ -6,8 +6,8 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The kernels of SPEC §6 (issue 5), elementwise: bit for bit what xtensor's own assignment gives, and
-// for the main cases what a plain loop written here from the SPEC text gives; the layouts of operands
+// The kernels (docs/kernels.md), elementwise: bit for bit what xtensor's own assignment gives, and
+// for the main cases what a plain loop written here from the documented rules gives; the layouts of operands
 // and outputs; what the kernels leave to xtensor. Sums are in test_xkernels_sums.cpp.
 
 #include <cmath>

@@ -270,7 +270,7 @@ TEST(xnamed_expression, align_to_permutes_and_inserts_size_one_axes)
 
 TEST(xnamed_expression, align_to_expands_ellipsis_to_the_axes_not_mentioned)
 {
-    // Seed 001's img: (?, channel, h, w).
+    // A batch of images img: (?, channel, h, w).
     xt::xarray<double> a = iota({2, 3, 4, 5});
     auto img = xn::name(a, {"?", "channel", "h", "w"});
     auto last = img.align_to({"...", "channel"});

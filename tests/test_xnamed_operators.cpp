@@ -76,9 +76,9 @@ namespace
         return flat;
     }
 
-    /********************************************************************************
-     * The reference: how two operands line up, written from SPEC §3's table alone. *
-     ********************************************************************************/
+    /************************************************************************************************
+     * The reference: how two operands line up, written from the table of docs/strategies.md alone. *
+     ************************************************************************************************/
 
     struct side
     {
@@ -452,9 +452,9 @@ namespace
     }
 }
 
-/***************************
- * Seed examples, verbatim *
- ***************************/
+/******************************************************
+ * The examples of tensorics and name_match, verbatim *
+ ******************************************************/
 
 TEST(xnamed_operators, seed_000_broadcasts_missing_dimensions)
 {
@@ -772,7 +772,7 @@ namespace
         }
     };
 
-    /// A user strategy that lines axes up from the left (the example of a custom strategy).
+    /// A user strategy that lines axes up from the left (as examples/custom_strategy.cpp does).
     struct left_aligned
     {
         static xn::broadcast_plan plan(const xn::operand& a, const xn::operand& b)

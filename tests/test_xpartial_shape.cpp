@@ -33,8 +33,8 @@ namespace
     constexpr auto u = xn::unknown;
 } // namespace
 
-// Seed 002, example by example
-// ============================
+// TensorFlow's Shape, example by example
+// ======================================
 
 TEST(partial_shape_seed, unknown_size_is_minus_one)
 {
@@ -513,7 +513,7 @@ TEST(partial_shape, num_elements_is_unknown_when_anything_is_unknown)
     EXPECT_EQ(shape::of({2, u}).num_elements(), xn::unknown);
     EXPECT_EQ(shape::of({u}).num_elements(), xn::unknown);
     EXPECT_EQ(shape::unknown().num_elements(), xn::unknown);
-    // SPEC §2: unknown as soon as anything is unknown, a zero included.
+    // Unknown as soon as anything is unknown, a zero included.
     EXPECT_EQ(shape::of({0, u}).num_elements(), xn::unknown);
     EXPECT_EQ(shape::of({max_size, max_size, u}).num_elements(), xn::unknown);
 }

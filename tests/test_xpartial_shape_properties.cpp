@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// xn::partial_shape against a plain model written from seed 002 and SPEC §2: a shape is
+// xn::partial_shape against a plain model written from TensorFlow's `Shape`: a shape is
 // std::nullopt (unknown rank) or a list of sizes where -1 is unknown. Thousands of random shapes and
 // pairs, from a fixed seed; every operation is compared with the model, and the algebraic laws of
 // compatibility, merge and most-specific-compatible-shape are checked.
@@ -548,7 +548,7 @@ TEST(partial_shape_properties, equality_matches_the_model)
         const auto y = to_shape(b);
         ASSERT_EQ(x == y, a == b) << model_to_string(a) << " == " << model_to_string(b);
         ASSERT_EQ(x != y, a != b) << model_to_string(a) << " != " << model_to_string(b);
-        // Seed 002's equals, for two distinct objects.
+        // TensorFlow's Shape.equals, for two distinct objects.
         const bool known = !model_has_unknown(a) && !model_has_unknown(b) && a == b;
         ASSERT_EQ(xn::known_equal(x, y), known)
             << model_to_string(a) << " known_equal " << model_to_string(b);

@@ -224,7 +224,7 @@ TEST(align_labels, names_the_axis_in_messages_of_an_operation)
          "[2, 1]"});
 }
 
-// SPEC §7 against xarray: xr.align(a, b, join=...) of two 1-d arrays whose values are their positions.
+// Shaping against xarray: xr.align(a, b, join=...) of two 1-d arrays whose values are their positions.
 TEST(align_labels, matches_xarray_align_on_random_label_lists)
 {
     const auto cases = fixtures::read("coords_align.txt");
@@ -529,7 +529,7 @@ TEST(aligned_operations, a_refused_alignment_leaves_the_operands_as_they_were)
     EXPECT_EQ(b.coords(), (xn::coords{{"t", {2, 3}}}));
 }
 
-// Seed 000 verbatim: X with {x1, x2}, Y with {y1, y2}, broadcast to (X, Y).
+// tensorics' example verbatim: X with {x1, x2}, Y with {y1, y2}, broadcast to (X, Y).
 TEST(aligned_operations, seed_000_broadcasts_x_against_y_by_label)
 {
     const xt::xarray<double> left = {1.0, 2.0};

@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The built-in strategies case by case (SPEC §3): the seed examples, each rule, partial shapes, every
+// The built-in strategies case by case: the sources' examples, each rule, partial shapes, every
 // kind of refusal with its exact message, and a strategy written outside the library.
 // tests/test_xstrategies_oracles.cpp compares them with numpy, xarray and a reference over many cases.
 
@@ -105,9 +105,9 @@ static_assert(xn::is_strategy_v<left_aligned>);
 static_assert(!xn::is_strategy_v<int>);
 static_assert(std::is_same<xn::missing_dims, xn::basic_missing_dims<false>>::value);
 
-/**********************
- * the seed examples  *
- **********************/
+/*************************
+ * the sources' examples *
+ *************************/
 
 TEST(name_match, seed_001_matches_img_and_lbl)
 {
@@ -131,7 +131,7 @@ TEST(name_match, seed_001_refuses_class_against_the_scales)
 
 TEST(missing_dims, seed_001_second_example_is_an_outer_product)
 {
-    // missing_dims lines axes up by name only, so seed 001's "?" batch axis is given a name here.
+    // missing_dims lines axes up by name only, so the example's "?" batch axis is given a name here.
     const auto lbl_prob = named({20, 3, 512, 512}, {"batch", "class", "h", "w"});
     const auto lbl_pred = named({20, 1, 17, 15, 512, 512}, {"batch", "scale1", "scale2", "scale3", "h", "w"});
     expect_plan(xn::plan<xn::missing_dims>(lbl_prob, lbl_pred),
@@ -219,14 +219,14 @@ TEST(numpy, unknown_sizes_follow_the_optimistic_rule)
 
 TEST(leading, adds_leading_axes_to_the_shorter_operand)
 {
-    // Seed 003: [3 4] and [2 3 3 4] are compatible.
+    // core.matrix: [3 4] and [2 3 3 4] are compatible.
     expect_plan(xn::plan<xn::leading>(unnamed({3, 4}), unnamed({2, 3, 3, 4})), xn::dims::unnamed(4),
                 {2, 3, 3, 4}, {U, U, 0, 1}, {0, 1, 2, 3});
 }
 
 TEST(leading, refuses_a_trailing_axis_that_differs)
 {
-    // Seed 003: [3 3] and [2 3 3 4] are not compatible.
+    // core.matrix: [3 3] and [2 3 3 4] are not compatible.
     XN_EXPECT_THROW_MSG(
         xn::plan<xn::leading>(unnamed({3, 3}), unnamed({2, 3, 3, 4})), xn::broadcast_error,
         "xn::leading: unnamed axis 1 of (?, ?) has size 3 but unnamed axis 3 of (?, ?, ?, ?) has "
@@ -236,7 +236,7 @@ TEST(leading, refuses_a_trailing_axis_that_differs)
 
 TEST(leading, refuses_to_stretch_a_size_one_axis)
 {
-    // Seed 003: implicit broadcasting does not replicate the length 1 dimension of [1 3].
+    // core.matrix: implicit broadcasting does not replicate the length 1 dimension of [1 3].
     XN_EXPECT_THROW_MSG(
         xn::plan<xn::leading>(unnamed({2, 3, 3, 3}), named({1, 3}, {"r", "c"})), xn::broadcast_error,
         "xn::leading: unnamed axis 2 of (?, ?, ?, ?) has size 3 but axis 'r' (axis 0) of (r, c) has "

@@ -8,10 +8,10 @@
 
 // The strategies against independent oracles over thousands of cases:
 // - xn::numpy and xn::leading against tests/fixtures/strategies_{numpy,leading}.txt (np.broadcast_shapes,
-//   and seed 003's rule written out in Python), and partial shapes against SPEC §3's optimistic rule;
+//   and core.matrix's rule written out in Python), and partial shapes against TensorFlow's optimistic rule;
 // - xn::missing_dims and xn::basic_missing_dims<true> against tests/fixtures/strategies_xarray.txt
 //   (xarray's DataArray arithmetic);
-// - xn::name_match against a reference written below from the SPEC §3 table, on random cases.
+// - xn::name_match against a reference written below from the table of docs/strategies.md, on random cases.
 // Regenerate the fixtures with: /usr/bin/python3 tests/fixtures/generate_strategies.py
 
 #include <algorithm>
@@ -36,9 +36,9 @@ namespace
     using sizes_type = std::vector<std::int64_t>;
     constexpr std::int64_t U = xn::unknown;
 
-    /*********************************************
-     * SPEC §3's size rules, written out plainly *
-     *********************************************/
+    /***************************************
+     * The size rules, written out plainly *
+     ***************************************/
 
     // Stretching strategies: equal sizes, or one is 1; unknown with 1 or unknown gives unknown,
     // unknown with any other n gives n.
@@ -74,7 +74,7 @@ namespace
         return std::nullopt;
     }
 
-    // numpy and seed 003 line shapes up from the right: the result shape, or the first result axis
+    // numpy and core.matrix line shapes up from the right: the result shape, or the first result axis
     // that fails (as {nullopt, axis}).
     struct right_aligned_answer
     {
@@ -175,9 +175,9 @@ namespace
             ++refused;
             const auto message = xn_test::thrown_message<xn::broadcast_error>([&] { xn::plan<S>(a, b); });
             expect_refusal_text(message, strategy, a, b);
-            // The oracle only says "refused"; which axis the message names follows SPEC's rule.
+            // The oracle only says "refused"; which axis the message names follows the written-out rule.
             const auto answer = spec_right_aligned(c.ints("a"), c.ints("b"), rule);
-            ASSERT_FALSE(answer.shape.has_value()) << "the fixture refuses a pair that SPEC's rule accepts";
+            ASSERT_FALSE(answer.shape.has_value()) << "the fixture refuses a pair that the rule accepts";
             const std::size_t rank = std::max(a.names.size(), b.names.size());
             const std::size_t ia = answer.failing_axis - (rank - a.names.size());
             const std::size_t ib = answer.failing_axis - (rank - b.names.size());
@@ -190,7 +190,7 @@ namespace
         EXPECT_LT(refused, cases.size() - cases.size() / 10);
     }
 
-    // Each fixture pair again with sizes randomly made unknown: the plan must follow SPEC's optimistic
+    // Each fixture pair again with sizes randomly made unknown: the plan must follow TensorFlow's optimistic
     // rule, and the fully known answer of the fixture must be one of the shapes the partial plan allows.
     template <class S, class Rule>
     void check_right_aligned_partial(const std::string& file, Rule rule)
@@ -335,7 +335,7 @@ TEST(basic_missing_dims, agrees_with_xarray_order_and_numpy_stretching)
 }
 
 /**********************************************
- * name_match against a reference from SPEC §3 *
+ * name_match against a written-out reference *
  **********************************************/
 
 namespace
@@ -350,7 +350,7 @@ namespace
         std::vector<std::int64_t> axes[2];
     };
 
-    // SPEC §3: the result is the operand with more axes (on a tie, the left), its order and names. Every
+    // The result is the operand with more axes (on a tie, the left), its order and names. Every
     // axis of the other must find a match: a named axis by name, anywhere; the unnamed axes the larger
     // one's unnamed axes, right-aligned, in order. Matched sizes are equal or one is 1. Refusals name
     // the first axis of the other operand that fails.

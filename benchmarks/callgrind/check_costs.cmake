@@ -6,7 +6,7 @@
 # The full license is in the file LICENSE, distributed with this software. #
 ############################################################################
 
-# The per-element cost check of the kernels (issue 5): for every case of bounds.txt, counts the
+# The per-element cost check of the kernels: for every case of bounds.txt, counts the
 # instructions of cost_kernels under callgrind at two sizes and compares the count per element with
 # the committed bound. Valgrind cannot decode AVX-512, so cost_kernels is built for AVX2; a machine
 # without AVX2 skips the check.

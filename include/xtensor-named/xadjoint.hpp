@@ -9,8 +9,8 @@
 #ifndef XTENSOR_NAMED_XADJOINT_HPP
 #define XTENSOR_NAMED_XADJOINT_HPP
 
-// The adjoints of the explicit broadcasts (SPEC §5): what backpropagation does with a gradient that
-// arrives in a broadcast's shape. Seed 004: the backprop of Broadcast is Sum(delta, broadcast_axes).
+// The adjoints of the explicit broadcasts: what backpropagation does with a gradient that
+// arrives in a broadcast's shape. In nGraph, the backprop of Broadcast is Sum(delta, broadcast_axes).
 // Decisions:
 // - Every result is a lazy xt::sum (no copy before evaluation). sum_to, sum_in_dim and unbroadcast are
 //   one reducer over the axes that broadcasting added, under one reducer that keeps the stretched
@@ -62,7 +62,7 @@ namespace xt
         auto sum_to(G&& g, const detail::shape_arg& shape);
 
         /**
-         * The adjoint of xn::broadcast (seed 004: Sum(delta, broadcast_axes)): sums `g` over `axes` (a set:
+         * The adjoint of xn::broadcast (nGraph's Sum(delta, broadcast_axes)): sums `g` over `axes` (a set:
          * any order, no repeats), which disappear. The result is a lazy xt::sum.
          * @code
          * xt::xarray<double> dy = xt::ones<double>({2, 3});

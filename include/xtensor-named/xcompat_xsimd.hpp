@@ -33,7 +33,7 @@
 #endif
 
 // Whether the compiler may fuse a multiplication and an addition into one FMA instruction: only when the
-// target has FMA. The kernels must give the values of separate IEEE operations (SPEC §6), so where
+// target has FMA. The kernels must give the values of separate IEEE operations, so where
 // fusing is possible they put an empty asm statement on every intermediate result, which makes the
 // compiler keep it rounded; GCC's -ffp-contract=fast (its default for C++) otherwise fuses
 // `_mm256_add_pd(_mm256_mul_pd(a, b), c)` as it fuses `a * b + c`.

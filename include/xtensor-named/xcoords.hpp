@@ -30,7 +30,7 @@ namespace xt
     namespace named
     {
         /**
-         * A coordinate label: an integer or a string (seed 000 keys its values so: `{[x1]=1.0, [x2]=2.0}`).
+         * A coordinate label: an integer or a string (tensorics keys its values so: `{[x1]=1.0, [x2]=2.0}`).
          */
         using label = std::variant<std::int64_t, std::string>;
 

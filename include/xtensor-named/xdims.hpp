@@ -24,7 +24,7 @@ namespace xt
 {
     namespace named
     {
-        /// The name of an axis that has no name (seed 001 writes partially named tensors so).
+        /// The name of an axis that has no name: partially named tensors are written `(?, channel, h, w)`.
         inline constexpr std::string_view unnamed_axis = "?";
 
         /// True for an identifier `[A-Za-z_][A-Za-z0-9_]*` or the unnamed marker `"?"`.

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XEVALUATE_HPP
 #define XTENSOR_NAMED_XEVALUATE_HPP
 
-// Evaluation (SPEC §4): xn::eval into a new container, xn::assign into an existing one. Both evaluate
+// Evaluation: xn::eval into a new container, xn::assign into an existing one. Both evaluate
 // through detail::evaluate_into, the one place where elements are computed and written.
 
 #include <cstddef>

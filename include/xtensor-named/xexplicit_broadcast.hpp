@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XEXPLICIT_BROADCAST_HPP
 #define XTENSOR_NAMED_XEXPLICIT_BROADCAST_HPP
 
-// Explicit broadcasting (SPEC §5): the caller says which shape, and which axes are new.
+// Explicit broadcasting (docs/explicit_broadcasting.md): the caller says which shape, and which axes are new.
 // Decisions:
 // - Every result is a lazy, read-only xtensor expression: an xt::xbroadcast, as the
 //   detail::xreadonly_broadcast that makes a write through it one static_assert sentence
@@ -47,7 +47,7 @@ namespace xt
     namespace named
     {
         /**
-         * Broadcasts `e` to exactly `shape` by numpy's rule (seed 003's explicit broadcast): axes line up
+         * Broadcasts `e` to exactly `shape` by numpy's rule (core.matrix's explicit broadcast): axes line up
          * from the right, a size-1 axis stretches, leading axes are added. The result is a lazy,
          * read-only view.
          * @code
@@ -62,7 +62,7 @@ namespace xt
         auto broadcast_to(E&& e, const detail::shape_arg& shape);
 
         /**
-         * Seed 004's Broadcast: `axes` are the axes of `shape` that `e` lacks (a set: any order, no
+         * nGraph's Broadcast: `axes` are the axes of `shape` that `e` lacks (a set: any order, no
          * repeats); `shape` without them must equal `e`'s shape exactly. Output element `C` is `e`'s
          * element at `C` with the broadcast axes removed. The result is a lazy, read-only view.
          * @code
@@ -192,7 +192,7 @@ namespace xt
                 const auto new_axes = detail::check_axis_set(
                     "broadcast", "broadcast axes", axes, target.size(),
                     [&] { return detail::concat("the output shape ", detail::shape_string(target)); });
-                // Seed 004: the shape of arg must match shape with the broadcast axes removed, exactly.
+                // nGraph: the shape of arg must match shape with the broadcast axes removed, exactly.
                 const auto kept = detail::complement(new_axes, target.size());
                 std::vector<std::size_t> remaining;
                 for (std::size_t axis : kept)

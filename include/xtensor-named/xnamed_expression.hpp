@@ -60,7 +60,7 @@ namespace xt
         auto name(E&& e, named::dims names);
 
         /**
-         * Names the axes of `e` and gives some of them coordinate labels (SPEC §7): each labelled axis must
+         * Names the axes of `e` and gives some of them coordinate labels: each labelled axis must
          * be a named axis of `names`, with one label per position (else xn::shape_error).
          * @code
          * auto temp = xn::name(values, {"sensor", "t"}, {{"sensor", {"x1", "x2"}}, {"t", {10, 20, 30}}});
@@ -80,7 +80,7 @@ namespace xt
             /**
              * What a named expression knows of its axes besides the xtensor shape. Every operation builds
              * its result's axes through `select_axes` or `combine_axes`, so that what an axis carries can
-             * grow (coordinates, SPEC §7) in these places only.
+             * grow (coordinates) in these places only.
              */
             struct axes_metadata
             {
@@ -139,7 +139,7 @@ namespace xt
         }
 
         /**
-         * An xtensor expression with named axes (SPEC §4): made by xn::name, by the operators and functions
+         * An xtensor expression with named axes: made by xn::name, by the operators and functions
          * of this library, and by the views below. `CT` is the closure type of the wrapped expression (a
          * reference for an lvalue, a value for an rvalue, as xtensor's xclosure_t); `S` is the broadcasting
          * strategy its operators use. Views (rename, refine_names, align_to, transpose) are lazy: they
@@ -234,7 +234,7 @@ namespace xt
             /// The one element, as item(): `double total(xn::eval(xn::sum(t)));`.
             explicit operator value_type() const;
 
-            /// The coordinate labels of the axes that have them (SPEC §7): `coords().at("x")`.
+            /// The coordinate labels of the axes that have them: `coords().at("x")`.
             const named::coords& coords() const noexcept;
 
             /// A view of the positions with the given labels: one label drops its axis, a list keeps it

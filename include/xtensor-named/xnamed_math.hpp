@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XNAMED_MATH_HPP
 #define XTENSOR_NAMED_XNAMED_MATH_HPP
 
-// The elementwise functions of xtensor's xmath and xoperation on named expressions (SPEC §4): xn::exp,
+// The elementwise functions of xtensor's xmath and xoperation on named expressions: xn::exp,
 // xn::pow, xn::where, ... Each forwards to the xtensor function of the same name through the path of the
 // operators (detail/xelementwise.hpp): operands may be named, plain or numbers; the named ones line up
 // under their strategy and the result is a lazy named expression. Without a named operand, the result

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XNAMED_OPERATORS_HPP
 #define XTENSOR_NAMED_XNAMED_OPERATORS_HPP
 
-// Operators on named expressions (SPEC §4), xn::apply and xn::broadcast. Every operand may be a named
+// Operators on named expressions, xn::apply and xn::broadcast. Every operand may be a named
 // expression, a plain xtensor expression (all axes "?") or a number, and at least one is named; the
 // operands line up under the strategy of the named ones, and the result is a lazy named expression.
 // == and != compare elementwise, as in numpy, xarray and PyTorch (not xtensor's whole-array test, which

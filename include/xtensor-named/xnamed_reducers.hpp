@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XNAMED_REDUCERS_HPP
 #define XTENSOR_NAMED_XNAMED_REDUCERS_HPP
 
-// Reductions by name (SPEC §4): xn::sum(a, {"h", "w"}) reduces the named axes and keeps the others, in
+// Reductions by name: xn::sum(a, {"h", "w"}) reduces the named axes and keeps the others, in
 // their order and with their names; xn::sum(a) reduces every axis into a named expression of rank 0.
 // Each is a lazy xtensor reducer over the wrapped expression, which the kernels evaluate:
 // - sum and prod are xt::sum and xt::prod;

@@ -26,11 +26,11 @@ namespace xt
 {
     namespace named
     {
-        /// The size of an axis whose size is not known yet (seed 002's UNKNOWN_SIZE).
+        /// The size of an axis whose size is not known yet (TensorFlow's Shape.UNKNOWN_SIZE).
         inline constexpr std::int64_t unknown = -1;
 
         /**
-         * A shape whose rank, or some of whose sizes, may be unknown (seed 002's `Shape`).
+         * A shape whose rank, or some of whose sizes, may be unknown (TensorFlow's `Shape`).
          *
          * @code
          * auto batch = xn::partial_shape::of({xn::unknown, 784});
@@ -87,7 +87,7 @@ namespace xt
             partial_shape head() const;
             partial_shape tail() const;
 
-            /// Whether some fully known shape can be both (seed 002): reflexive, symmetric, not transitive.
+            /// Whether a fully known shape can be both (TensorFlow): reflexive, symmetric, not transitive.
             bool is_compatible_with(const partial_shape& other) const noexcept;
             static bool is_compatible(size_type size, size_type other_size) noexcept;
 
@@ -127,7 +127,7 @@ namespace xt
         bool operator==(const partial_shape& lhs, const partial_shape& rhs) noexcept;
         bool operator!=(const partial_shape& lhs, const partial_shape& rhs) noexcept;
 
-        /// Seed 002's `equals`: false as soon as either side has anything unknown, unless `&a == &b`.
+        /// TensorFlow's `Shape.equals`: false as soon as either side has anything unknown, unless `&a == &b`.
         bool known_equal(const partial_shape& lhs, const partial_shape& rhs) noexcept;
 
         std::ostream& operator<<(std::ostream& out, const partial_shape& s);

@@ -47,7 +47,7 @@ namespace xt
         };
 
         /*
-         * The shaping strategies (seed 000's second policy, xarray's `join`). Each is a type with
+         * The shaping strategies (tensorics' ShapingStrategy, xarray's `join`). Each is a type with
          * `static std::optional<label_alignment> align(const labels& a, const labels& b)`, which sees two
          * different, checked label lists of one axis (one type, unique labels) and returns how they line
          * up, or std::nullopt to refuse. The label order of the result is pandas' (so xarray's):
@@ -59,7 +59,7 @@ namespace xt
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
 
-        /// The labels both operands have, in the left operand's order (join='inner', seed 000's default).
+        /// The labels both operands have, in the left operand's order (join='inner', tensorics' default).
         struct shape_intersection
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
@@ -114,7 +114,7 @@ namespace xt
 
         /**
          * Broadcasting strategy `S` with shaping strategy `Shaping` attached: the operators of named
-         * expressions made with it align differing labels under `Shaping` (SPEC §7), and broadcast as `S`.
+         * expressions made with it align differing labels under `Shaping`, and broadcast as `S`.
          * @code
          * using joined = xn::with_shaping<xn::missing_dims, xn::shape_union>;
          * auto a = xn::name<joined>(x, {"t"}, {{"t", {10, 20, 30}}});

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_XSTRATEGIES_HPP
 #define XTENSOR_NAMED_XSTRATEGIES_HPP
 
-// The built-in broadcasting strategies (SPEC §3). Decisions that hold for all of them:
+// The built-in broadcasting strategies (docs/strategies.md). Decisions that hold for all of them:
 // - A strategy is a pure function of names and shapes: no element is touched.
 // - axes[k][i] is the axis of operand k that lands on result axis i, or xn::unknown only where operand
 //   k lacks that axis. A size-1 axis that is stretched keeps its index: the expression layer lets
@@ -57,7 +57,7 @@ namespace xt
         };
 
         /**
-         * Implicit broadcasting by leading axes only (seed 003): axes line up by position from the right,
+         * core.matrix's implicit broadcasting, by leading axes only: axes line up by position from the right,
          * nothing stretches, and the shorter operand must equal the longer one's trailing part exactly.
          * Names unify as under xn::numpy.
          * @code
@@ -73,10 +73,10 @@ namespace xt
         };
 
         /**
-         * Axes line up by name (seed 000, xarray's DataArray arithmetic): the result has the left operand's
-         * axes, then the right operand's axes that the left lacks, in the right's order. Every axis must
-         * be named. A shared name must have the same size in both, unless `Stretch` is true, when a size-1
-         * axis stretches (what xarray users ask for in xarray's issue 2171).
+         * Axes line up by name (xarray's arithmetic, tensorics' BroadcastMissingDimensionsStrategy):
+         * the result has the left operand's axes, then the right operand's axes that the left lacks, in the
+         * right's order. Every axis must be named. A shared name must have the same size in both, unless
+         * `Stretch` is true, when a size-1 axis stretches (what xarray users ask for in pydata/xarray#2171).
          * @code
          * auto p = xn::plan<xn::missing_dims>({xn::partial_shape::of({2}), {"X"}},
          *                                     {xn::partial_shape::of({2}), {"Y"}});
@@ -89,11 +89,11 @@ namespace xt
             static broadcast_plan plan(const operand& a, const operand& b);
         };
 
-        /// xarray's and seed 000's rule: missing axes are broadcast, size-1 axes do not stretch.
+        /// xarray's and tensorics' rule: missing axes are broadcast, size-1 axes do not stretch.
         using missing_dims = basic_missing_dims<false>;
 
         /**
-         * Seed 001's matching: the result is the operand with more axes (on a tie, the left), in its order
+         * Matching by name: the result is the operand with more axes (on a tie, the left), in its order
          * and with its names. Every axis of the other operand must find a match: a named axis the axis of
          * the same name (anywhere: the broadcaster permutes), and the unnamed axes the larger operand's
          * unnamed axes, right-aligned, in order. Matched sizes are equal or one of them is 1.
@@ -120,7 +120,7 @@ namespace xt
 
         namespace detail
         {
-            // Each built-in rule is a function of its operands' dims and sizes alone (SPEC §3).
+            // Each built-in rule is a function of its operands' dims and sizes alone.
             template <>
             struct reusable_plans<numpy> : std::true_type
             {
@@ -146,7 +146,7 @@ namespace xt
             {
             };
 
-            /// numpy's and seed 003's common ground: right-aligned axes, names unified position by position.
+            /// numpy and core.matrix: right-aligned axes, names unified position by position.
             broadcast_plan plan_right_aligned(std::string_view strategy, const operand& a, const operand& b,
                                               size_rule rule, std::string_view why);
 
@@ -231,7 +231,7 @@ namespace xt
 
         inline broadcast_plan leading::plan(const operand& a, const operand& b)
         {
-            // Seed 003: implicit broadcasting only adds leading axes; it never repeats a size-1 axis.
+            // core.matrix's implicit broadcasting only adds leading axes; it never repeats a size-1 axis.
             return detail::plan_right_aligned("leading", a, b, detail::size_rule::equal,
                                               ", and xn::leading only adds leading axes: it stretches none");
         }
@@ -300,7 +300,7 @@ namespace xt
         {
             const std::string_view strategy = "name_match";
             detail::check_operands(strategy, a, b);
-            // Seed 001, principle 1: the result has as many axes as the operand with more axes.
+            // The result has as many axes as the operand with more axes.
             const bool left_larger = a.names.size() >= b.names.size();
             const operand& larger = left_larger ? a : b;
             const operand& smaller = left_larger ? b : a;

@@ -7,7 +7,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Two named operands with different broadcasting strategies (SPEC §4) do not combine.
+// Two named operands with different broadcasting strategies do not combine.
 
 #include <xtensor-named/xtensor-named.hpp>
 

@@ -1,6 +1,6 @@
 // expect: xn::broadcast_to, xn::broadcast, xn::broadcast_in_dim and xn::broadcast_like give read-only views: many positions share one element; evaluate the view \(xn::eval\) before writing to it\.
 // A broadcast is a view in which many positions share one element: writing through it would write
-// them all, so xn::broadcast_to gives a read-only view (seed 003: "you should not attempt to mutate a
+// them all, so xn::broadcast_to gives a read-only view (core.matrix: "you should not attempt to mutate a
 // broadcasted array"). This must not compile, and the first error must be the static_assert's sentence
 // (detail/xreadonly_broadcast.hpp), not xtensor's "assignment of read-only location".
 

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XALIGNED_VIEW_HPP
 #define XTENSOR_NAMED_DETAIL_XALIGNED_VIEW_HPP
 
-// Seed 001's broadcaster: an operand's axes permuted and size-1 axes inserted, so that xtensor's own
+// The name-matching broadcaster: an operand's axes permuted and size-1 axes inserted, so that xtensor's own
 // right-aligned broadcasting then lines it up as a plan says. Nothing is copied from an elementwise
 // tree: the view of a leaf with a data interface is one xt::xstrided_view with its real strides (stride
 // 0 along a stretched or new axis), and the view of a function is the same function of its arguments'

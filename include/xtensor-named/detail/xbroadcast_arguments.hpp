@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XBROADCAST_ARGUMENTS_HPP
 #define XTENSOR_NAMED_DETAIL_XBROADCAST_ARGUMENTS_HPP
 
-// The shape and axes arguments of the explicit broadcasts (SPEC §5) and their adjoints, and the checks
+// The shape and axes arguments of the explicit broadcasts and their adjoints, and the checks
 // they share. An argument keeps what the caller wrote, unchecked, so that every check can name the
 // operation that received it; nothing here touches an element.
 

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XCOORDS_AXES_HPP
 #define XTENSOR_NAMED_DETAIL_XCOORDS_AXES_HPP
 
-// The coordinate side of a named expression's axes (SPEC §7): which labels the result of a view, a
+// The coordinate side of a named expression's axes: which labels the result of a view, a
 // reduction or an elementwise operation carries, and what `sel` and `isel` select. Pure bookkeeping on
 // dims, coords and sizes; the named expression turns a selection into an xtensor view.
 

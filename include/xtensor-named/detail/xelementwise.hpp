@@ -128,7 +128,7 @@ namespace xt
             template <class S, class F, class... A>
             auto elementwise(std::string_view operation, F&& make, A&&... args);
 
-            /// elementwise, with the operands aligned by label under `Shaping` first (SPEC §7) and what
+            /// elementwise, with the operands aligned by label under `Shaping` first and what
             /// they lack filled with `fill` (or no_fill).
             template <class S, class Shaping, class Fill, class F, class... A>
             auto aligned_elementwise(std::string_view operation, const Fill& fill, F&& make, A&&... args);
@@ -156,8 +156,7 @@ namespace xt
                 return result;
             }
 
-            // A strategy names itself in its refusals; the user also needs the operation that asked
-            // (SPEC §8).
+            // A strategy names itself in its refusals; the user also needs the operation that asked.
             template <class S>
             inline broadcast_plan plan_for(std::string_view operation, const operand& a, const operand& b)
             {
@@ -363,7 +362,7 @@ namespace xt
                 }
                 else
                 {
-                    // The operands aligned by label (SPEC §7) go the way unlabelled operands go.
+                    // The operands aligned by label go the way unlabelled operands go.
                     const auto planned = [&](auto&&... operands)
                     {
                         const auto build = [&](const elementwise_plan& how, axes_metadata metadata)

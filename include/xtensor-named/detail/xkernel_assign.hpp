@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XKERNEL_ASSIGN_HPP
 #define XTENSOR_NAMED_DETAIL_XKERNEL_ASSIGN_HPP
 
-// The entry point of the kernels (SPEC §6): try_kernel_assign(out, e) evaluates a plain xtensor
+// The entry point of the kernels (docs/kernels.md): try_kernel_assign(out, e) evaluates a plain xtensor
 // expression into `out` as `xt::noalias(out) = e` does, when the kernels cover it, and returns false,
 // having touched nothing, when they do not (the caller then uses xtensor's assignment).
 

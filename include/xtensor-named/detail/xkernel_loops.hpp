@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XKERNEL_LOOPS_HPP
 #define XTENSOR_NAMED_DETAIL_XKERNEL_LOOPS_HPP
 
-// The loops of the kernels (SPEC §6, issue 5): scalar loops over the outer axes, and along the innermost
+// The loops of the kernels (docs/kernels.md): scalar loops over the outer axes, and along the innermost
 // axis runs of elements evaluated in SIMD batches (see xkernel_row.hpp for the leaves), the elements
 // after the last whole batch one by one. Sums over outer axes add whole runs into rows of partial sums,
 // in the order xtensor's reducer adds them.

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XLABEL_ALIGNMENT_HPP
 #define XTENSOR_NAMED_DETAIL_XLABEL_ALIGNMENT_HPP
 
-// Alignment by label (SPEC §7), the step of an elementwise operation before its broadcasting plan:
+// Alignment by label, the step of an elementwise operation before its broadcasting plan:
 // where operands meet on a named axis with labels, a shaping strategy decides the result's labels and,
 // for each operand, where each result position comes from.
 //

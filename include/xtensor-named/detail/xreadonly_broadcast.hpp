@@ -9,10 +9,10 @@
 #ifndef XTENSOR_NAMED_DETAIL_XREADONLY_BROADCAST_HPP
 #define XTENSOR_NAMED_DETAIL_XREADONLY_BROADCAST_HPP
 
-// The read-only view that every explicit broadcast returns (SPEC §5: "writing through it does not
-// compile"; seed 003: "you should not attempt to mutate a broadcasted array"). xt::xbroadcast is
+// The read-only view that every explicit broadcast returns: writing through it does not compile (the
+// core.matrix wiki: "you should not attempt to mutate a broadcasted array"). xt::xbroadcast is
 // read-only already, but a write through it fails deep in the user's code with "assignment of read-only
-// location"; issue 6 asks for one sentence from a static_assert instead.
+// location"; a static_assert gives one sentence instead.
 // Decisions:
 // - xreadonly_broadcast<B> IS-A B, the xt::xbroadcast that xt::broadcast builds, and adds nothing but
 //   element accessors for a non-const lvalue. So it is the xtensor expression it was before for
