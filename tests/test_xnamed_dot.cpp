@@ -1,5 +1,10 @@
-// Copyright (c) the xtensor-named developers
-// Distributed under the terms of the BSD 3-Clause License.
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
 //
 // xn::dot against xarray's xr.dot (tests/fixtures/dot.txt, tests/fixtures/generate_dot.py), and what it
 // refuses.
@@ -58,7 +63,7 @@ namespace
         std::copy(all.begin(), all.end(), values.begin());
         return values;
     }
-}
+} // namespace
 
 TEST(dot, matches_xarray_dot)
 {
@@ -82,7 +87,8 @@ TEST(dot, matches_xarray_dot)
         ASSERT_EQ(result.expression().size(), expected.size());
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
-            EXPECT_NEAR(result.expression().flat(i), expected[i], 1e-9 * (1. + std::abs(expected[i]))) << "at " << i;
+            EXPECT_NEAR(result.expression().flat(i), expected[i], 1e-9 * (1. + std::abs(expected[i])))
+                << "at " << i;
         }
     }
     EXPECT_GT(with_default_axes, 30u);

@@ -20,6 +20,7 @@
 #include <xtensor-named/xnamed_reducers.hpp>
 
 #include "support/expect_error.hpp"
+#include "support/same_values.hpp"
 
 namespace xn = xt::named;
 
@@ -215,40 +216,20 @@ namespace
         const double nan = std::numeric_limits<double>::quiet_NaN();
         return xt::xarray<double>{{1., 4., 2., 8.}, {3., nan, 5., -1.}, {nan, nan, nan, nan}};
     }
-
-    /// Same shape and values, NaN where the other has NaN.
-    ::testing::AssertionResult same_with_nan(const xt::xarray<double>& actual,
-                                             const xt::xarray<double>& expected)
-    {
-        if (actual.shape() != expected.shape())
-        {
-            return ::testing::AssertionFailure() << "shapes differ";
-        }
-        for (std::size_t i = 0; i < actual.size(); ++i)
-        {
-            const double a = actual.flat(i);
-            const double e = expected.flat(i);
-            if (!(a == e || (std::isnan(a) && std::isnan(e))))
-            {
-                return ::testing::AssertionFailure() << "element " << i << ": " << a << " instead of " << e;
-            }
-        }
-        return ::testing::AssertionSuccess();
-    }
 } // namespace
 
 TEST(xnamed_reducers, amax_and_amin_give_nan_where_a_reduced_element_is_nan_as_numpy)
 {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     auto series = xn::name(series_with_gaps(), {"station", "time"});
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::amax(series, {"time"})).expression(), {8., nan, nan}));
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::amin(series, {"time"})).expression(), {1., nan, nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::amax(series, {"time"})).expression(), {8., nan, nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::amin(series, {"time"})).expression(), {1., nan, nan}));
     // Whichever position the NaN has: first, middle or last along the reduced axis.
     const xt::xarray<double> firsts = {{nan, 1., 2.}, {1., nan, 2.}, {1., 2., nan}};
     EXPECT_TRUE(
-        same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"t"})).expression(), {nan, nan, nan}));
+        xn_test::same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"t"})).expression(), {nan, nan, nan}));
     EXPECT_TRUE(
-        same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"r"})).expression(), {nan, nan, nan}));
+        xn_test::same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"r"})).expression(), {nan, nan, nan}));
 }
 
 TEST(xnamed_reducers, nan_reductions_skip_nan_as_numpy)
@@ -256,11 +237,11 @@ TEST(xnamed_reducers, nan_reductions_skip_nan_as_numpy)
     const double nan = std::numeric_limits<double>::quiet_NaN();
     auto series = xn::name(series_with_gaps(), {"station", "time"});
     // numpy: nansum of all-NaN is 0, nanmean, nanmax and nanmin of all-NaN are NaN.
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::nansum(series, {"time"})).expression(), {15., 7., 0.}));
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmean(series, {"time"})).expression(), {3.75, 7. / 3., nan}));
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmax(series, {"time"})).expression(), {8., 5., nan}));
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmin(series, {"time"})).expression(), {1., -1., nan}));
-    EXPECT_TRUE(same_with_nan(xn::eval(xn::nanmean(series, {"station"})).expression(), {2., 4., 3.5, 3.5}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nansum(series, {"time"})).expression(), {15., 7., 0.}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmean(series, {"time"})).expression(), {3.75, 7. / 3., nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmax(series, {"time"})).expression(), {8., 5., nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmin(series, {"time"})).expression(), {1., -1., nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmean(series, {"station"})).expression(), {2., 4., 3.5, 3.5}));
     auto everything = xn::eval(xn::nanmax(series));
     EXPECT_EQ(everything.dims(), xn::dims());
     EXPECT_EQ(everything.expression()(), 8.);
@@ -274,9 +255,9 @@ TEST(xnamed_reducers, nan_reductions_keep_labels_and_reduce_lazy_and_owned_opera
     auto series = xn::name(series_with_gaps(), {"station", "time"}, {{"station", {"a", "b", "c"}}});
     // An owned rvalue operand is read twice by nanmean (sum and count) and stays valid.
     auto owned = xn::nanmean(xn::name(series_with_gaps() * 2.0, {"station", "time"}), {"time"});
-    EXPECT_TRUE(same_with_nan(xn::eval(owned).expression(), {7.5, 14. / 3., std::nan("")}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(owned).expression(), {7.5, 14. / 3., std::nan("")}));
     auto lazy = xn::eval(xn::nansum(series * 2.0, {"time"}));
-    EXPECT_TRUE(same_with_nan(lazy.expression(), {30., 14., 0.}));
+    EXPECT_TRUE(xn_test::same_with_nan(lazy.expression(), {30., 14., 0.}));
     EXPECT_EQ(lazy.coords().at("station"), (xn::labels{"a", "b", "c"}));
 }
 

@@ -1,5 +1,10 @@
-// Copyright (c) the xtensor-named developers
-// Distributed under the terms of the BSD 3-Clause License.
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
 //
 // The spellings that xarray, PyTorch and numpy users reach for first: joins named by xarray's join=,
 // xr.align, element access by position, a 0-d result as a number, the views by name on an xn::dims,
@@ -23,31 +28,13 @@
 #include <xtensor-named/xshaping.hpp>
 
 #include "support/expect_error.hpp"
+#include "support/same_values.hpp"
 
 namespace xn = xt::named;
 
 namespace
 {
     constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-
-    // Equal values, NaN equal to NaN.
-    ::testing::AssertionResult same_values(const xt::xarray<double>& actual, const xt::xarray<double>& expected)
-    {
-        if (actual.shape() != expected.shape())
-        {
-            return ::testing::AssertionFailure() << "shapes differ";
-        }
-        for (std::size_t i = 0; i < actual.size(); ++i)
-        {
-            const double a = actual.flat(i);
-            const double e = expected.flat(i);
-            if (!(a == e || (std::isnan(a) && std::isnan(e))))
-            {
-                return ::testing::AssertionFailure() << "element " << i << ": " << a << " instead of " << e;
-            }
-        }
-        return ::testing::AssertionSuccess();
-    }
 }
 
 // Joins in one word
@@ -70,15 +57,16 @@ TEST(spellings, apply_takes_a_join_alone_and_the_broadcasting_strategy_from_the_
     const auto inner = xn::eval(xn::apply<xn::join_inner>(std::plus<>(), na, nb) / 2.0);
     EXPECT_EQ(inner.dims(), xn::dims({"t"}));
     EXPECT_EQ(inner.coords(), (xn::coords{{"t", {2, 3}}}));
-    EXPECT_TRUE(same_values(inner.expression(), xt::xarray<double>({11., 16.5})));
+    EXPECT_TRUE(xn_test::same_with_nan(inner.expression(), xt::xarray<double>({11., 16.5})));
 
     const auto outer = xn::eval(xn::apply<xn::join_outer>(std::plus<>(), na, nb));
     EXPECT_EQ(outer.coords(), (xn::coords{{"t", {1, 2, 3, 4}}}));
-    EXPECT_TRUE(same_values(outer.expression(), xt::xarray<double>({not_a_number, 22., 33., not_a_number})));
+    EXPECT_TRUE(xn_test::same_with_nan(outer.expression(),
+                                       xt::xarray<double>({not_a_number, 22., 33., not_a_number})));
 
     const auto left = xn::eval(xn::apply<xn::join_left>(std::minus<>(), na, nb));
     EXPECT_EQ(left.coords(), (xn::coords{{"t", {1, 2, 3}}}));
-    EXPECT_TRUE(same_values(left.expression(), xt::xarray<double>({not_a_number, -18., -27.})));
+    EXPECT_TRUE(xn_test::same_with_nan(left.expression(), xt::xarray<double>({not_a_number, -18., -27.})));
 
     XN_EXPECT_THROW_HAS(xn::apply<xn::join_exact>(std::plus<>(), na, nb), xn::shape_error, {"xn::", "'t'"});
 }
@@ -96,19 +84,22 @@ TEST(spellings, align_gives_both_operands_on_the_joined_labels)
     EXPECT_EQ(r.dims(), xn::dims({"sensor", "t"}));
     EXPECT_EQ(l.coords(), (xn::coords{{"t", {1, 2, 3, 5}}}));
     EXPECT_EQ(r.coords(), (xn::coords{{"t", {1, 2, 3, 5}}}));
-    EXPECT_TRUE(same_values(xn::eval(l).expression(), xt::xarray<double>({1., 2., 3., not_a_number})));
-    EXPECT_TRUE(same_values(xn::eval(r).expression(), xt::xarray<double>({{not_a_number, not_a_number, 20., 30.},
-                                                                          {not_a_number, not_a_number, 200., 300.}})));
+    EXPECT_TRUE(
+        xn_test::same_with_nan(xn::eval(l).expression(), xt::xarray<double>({1., 2., 3., not_a_number})));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(r).expression(),
+                                       xt::xarray<double>({{not_a_number, not_a_number, 20., 30.},
+                                                           {not_a_number, not_a_number, 200., 300.}})));
 
     auto [li, ri] = xn::align<xn::join_inner>(na, nb, 0.0);
-    EXPECT_TRUE(same_values(xn::eval(li).expression(), xt::xarray<double>{3.}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(li).expression(), xt::xarray<double>{3.}));
     xt::xarray<double> column = {20., 200.};
     column.reshape({2, 1});
-    EXPECT_TRUE(same_values(xn::eval(ri).expression(), column));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(ri).expression(), column));
 
     auto [lf, rf] = xn::align<xn::join_left>(na, nb, -1.0);
-    EXPECT_TRUE(same_values(xn::eval(lf).expression(), xt::xarray<double>({1., 2., 3.})));
-    EXPECT_TRUE(same_values(xn::eval(rf).expression(), xt::xarray<double>({{-1., -1., 20.}, {-1., -1., 200.}})));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(lf).expression(), xt::xarray<double>({1., 2., 3.})));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(rf).expression(),
+                                       xt::xarray<double>({{-1., -1., 20.}, {-1., -1., 200.}})));
 }
 
 // Element access
@@ -136,9 +127,10 @@ TEST(spellings, a_result_of_one_element_is_a_number)
     const double total(xn::eval(xn::sum(named)));
     EXPECT_EQ(total, 21.);
     EXPECT_EQ(static_cast<double>(xn::amax(named)), 6.);
-    XN_EXPECT_THROW_MSG(named.item(), xn::shape_error,
-                        "xn::item: the expression (y, x) of shape (2, 3) has 6 elements, and item() takes the "
-                        "one element of an expression of one");
+    XN_EXPECT_THROW_MSG(
+        named.item(), xn::shape_error,
+        "xn::item: the expression (y, x) of shape (2, 3) has 6 elements, and item() takes the "
+        "one element of an expression of one");
 }
 
 // Views by name on an xn::dims, align_as, "..."

@@ -58,14 +58,15 @@ namespace xt
                 }
                 return shared;
             }
-        }
+        } // namespace detail
 
         template <class A, class B>
         inline auto dot(A&& a, B&& b, const std::vector<std::string>& axes)
         {
             constexpr bool named = is_named_expression_v<A> && is_named_expression_v<B>;
-            static_assert(named, "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
-                                 "sum are found by name.");
+            static_assert(named,
+                          "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
+                          "sum are found by name.");
             if constexpr (named)
             {
                 return detail::reduce_by_names("dot", detail::sum_reducer{},
@@ -81,8 +82,9 @@ namespace xt
         inline auto dot(A&& a, B&& b)
         {
             constexpr bool named = is_named_expression_v<A> && is_named_expression_v<B>;
-            static_assert(named, "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
-                                 "sum are found by name.");
+            static_assert(named,
+                          "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
+                          "sum are found by name.");
             if constexpr (named)
             {
                 const std::vector<std::string> axes = detail::shared_names(a.dims(), b.dims());
@@ -93,7 +95,7 @@ namespace xt
                 return detail::invalid_named_expression{};
             }
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif
