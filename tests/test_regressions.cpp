@@ -11,6 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -23,6 +26,37 @@ namespace xn = xt::named;
 
 namespace
 {
+    // While set, operator new of this test program fails (a_failure_while_building_a_message_propagates).
+    bool fail_allocations = false;
+} // namespace
+
+void* operator new(std::size_t bytes)
+{
+    void* p = fail_allocations ? nullptr : std::malloc(bytes == 0 ? 1 : bytes);
+    if (p == nullptr)
+    {
+        throw std::bad_alloc();
+    }
+    return p;
+}
+
+void operator delete(void* p) noexcept
+{
+    std::free(p);
+}
+
+void operator delete(void* p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+namespace
+{
+    xt::xarray<double> one()
+    {
+        return xt::xarray<double>(1.0);
+    }
+
     xt::xarray<double> empty_gradient()
     {
         return xt::zeros<double>({std::size_t(0), std::size_t(2)});
@@ -72,4 +106,70 @@ TEST(regressions, a_sum_that_keeps_an_empty_axis_evaluates_to_an_empty_array)
     const xt::xarray<double> r = xn::eval(xn::reduce_broadcast_axes(g, {1}));
     EXPECT_EQ(r.shape().size(), 1u);
     EXPECT_EQ(r.size(), 0u);
+}
+
+// fuzz_evaluate: xn::assign refused an expression of another rank than a fixed shape's with a message
+// that gave the output's rank, not its shape; every refusal of an output names both shapes.
+TEST(regressions, an_assign_refusal_of_another_rank_names_the_fixed_shape)
+{
+    xt::xtensor_fixed<double, xt::xshape<3>> out = {7., 8., 9.};
+    const xt::xarray<double> values = {1., 2.};
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, xn::sum(xn::name(values, {"x"}))), xn::shape_error,
+        "xn::assign: the output of shape (3) has the static rank 1, and the expression has 0 axes, shape ()");
+    EXPECT_EQ(out, (xt::xtensor_fixed<double, xt::xshape<3>>{7., 8., 9.}));
+}
+
+// fuzz_evaluate: xn::nanmax and xn::nanmin of int elements started from quiet_NaN(), which is 0 for
+// int, so the nanmax of negative values (the nanmin of positive ones) was 0.
+TEST(regressions, nanmax_and_nanmin_of_ints_start_from_the_extreme_values)
+{
+    const xt::xarray<int> negative = {{-9, -3}, {-4, -7}};
+    const xt::xarray<int> positive = {{9, 3}, {4, 7}};
+    EXPECT_EQ(xn::eval(xn::nanmax(xn::name(negative, {"x", "y"}), {"y"})).expression(),
+              (xt::xarray<int>{-3, -4}));
+    EXPECT_EQ(xn::eval(xn::nanmin(xn::name(positive, {"x", "y"}), {"y"})).expression(),
+              (xt::xarray<int>{3, 4}));
+    EXPECT_EQ(xn::eval(xn::nanmax(xn::name(negative, {"x", "y"}))).expression()(), -3);
+    EXPECT_EQ(xn::eval(xn::nanmin(xn::name(positive, {"x", "y"}))).expression()(), 3);
+    const xt::xarray<int> scalar(-9);
+    EXPECT_EQ(xn::eval(xn::nanmax(xn::name(scalar, xn::dims(std::vector<std::string>{})))).expression()(),
+              -9);
+}
+
+// fuzz_evaluate, with allocations failing: a std::bad_alloc while a message was built was swallowed by
+// the string stream, and the error was thrown with its message cut short ("xn::assign: the"). The
+// failure to allocate now propagates, as it does everywhere else.
+TEST(regressions, a_failure_while_building_a_message_propagates)
+{
+    // Longer than a string keeps in place: the stream's buffer must grow.
+    const std::string details(1000, 'x');
+    const auto build = [&]
+    {
+        fail_allocations = true;
+        try
+        {
+            auto message = xn::detail::concat("xn::assign: ", details);
+            fail_allocations = false;
+            return message;
+        }
+        catch (...)
+        {
+            fail_allocations = false;
+            throw;
+        }
+    };
+    EXPECT_THROW(build(), std::bad_alloc);
+    EXPECT_EQ(xn::detail::concat("xn::assign: ", 3, " axes"), "xn::assign: 3 axes");
+}
+
+// fuzz_evaluate: the result of an operation was checked for strides up to the largest std::size_t, but
+// xtensor keeps strides as std::ptrdiff_t: (0, 2, 6148914691236517206) holds no element, and its stride
+// 2 * 6148914691236517206 overflowed when a container of that shape was made (UBSan: signed integer
+// overflow in xtensor/xstrides.hpp).
+TEST(regressions, a_stride_beyond_ptrdiff_max_is_refused_when_the_operation_is_built)
+{
+    const auto a = xn::name<xn::numpy>(xn::broadcast_to(one(), {std::int64_t(6148914691236517206)}), {"z"});
+    const auto b = xn::name<xn::numpy>(xn::broadcast_to(one(), {0, 2, 1}), {"x", "y", "z"});
+    XN_EXPECT_THROW_HAS(a + b, xn::shape_error, {"xn::operator+", "(0, 2, 6148914691236517206)", "stride"});
 }

@@ -140,7 +140,7 @@ TEST(xevaluate, assign_refuses_another_static_rank_and_leaves_the_output_unchang
     XN_EXPECT_THROW_MSG(
         xn::assign(out, xn::name(a, {"x"}) * xn::name(a, {"y"})),
         xn::shape_error,
-        "xn::assign: the output has the static rank 1, and the expression has 2 axes, shape (2, 2)");
+        "xn::assign: the output of shape (2) has the static rank 1, and the expression has 2 axes, shape (2, 2)");
     EXPECT_EQ(out, (xt::xtensor<double, 1>{7., 8.}));
 }
 

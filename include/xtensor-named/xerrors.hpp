@@ -63,6 +63,9 @@ namespace xt
             std::string concat(const Args&... args)
             {
                 std::ostringstream out;
+                // A stream swallows an exception of an insertion (a std::bad_alloc) and stops writing: the
+                // message would be cut short. Rethrown instead, as any failure to allocate is.
+                out.exceptions(std::ios_base::badbit);
                 // A fold over the comma, so that an empty pack leaves no statement without effect.
                 ((out << args), ...);
                 return out.str();

@@ -129,13 +129,9 @@ namespace xt
                 constexpr std::ptrdiff_t rank = xt::static_dimension<typename C::shape_type>::value;
                 if (rank >= 0 && static_cast<std::size_t>(rank) != shape.size())
                 {
-                    throw_shape_error("assign",
-                                      "the output has the static rank ",
-                                      rank,
-                                      ", and the expression has ",
-                                      shape.size(),
-                                      " axes, shape ",
-                                      shape_string(shape));
+                    throw_shape_error("assign", "the output of shape ", shape_string(current),
+                                      " has the static rank ", rank, ", and the expression has ",
+                                      shape.size(), " axes, shape ", shape_string(shape));
                 }
                 if constexpr (!is_fixed_shape<typename C::shape_type>::value && !is_resizable_output_v<C>)
                 {

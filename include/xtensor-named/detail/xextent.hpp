@@ -42,15 +42,18 @@ namespace xt
 
             /**
              * Throws xn::shape_error unless an array of `shape` whose elements take `element_bytes` bytes
-             * can exist: its element count and its row-major strides fit in a 64-bit size, and its bytes
-             * in the largest size of an object. `what` names the array in the message ("the result (x,
-             * y)"). A size of 0 leaves no element, but xtensor still computes the strides to its left.
+             * can exist: its element count and its row-major strides fit in a signed 64-bit size
+             * (std::ptrdiff_t, xtensor's strides), and its bytes in the largest size of an object. `what`
+             * names the array in the message ("the result (x, y)"). A size of 0 leaves no element, but
+             * xtensor still computes the strides to its left.
              */
             template <class S>
             void check_extent(std::string_view operation, std::string_view what, const S& shape,
                               std::size_t element_bytes)
             {
-                constexpr std::size_t largest = std::numeric_limits<std::size_t>::max();
+                // xtensor keeps strides as std::ptrdiff_t: a product beyond its largest value is a
+                // signed overflow, even for a shape of no element such as (0, 2, 6148914691236517206).
+                constexpr auto largest = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
                 std::size_t product = 1;
                 for (std::size_t i = shape.size(); i-- > 0;)
                 {

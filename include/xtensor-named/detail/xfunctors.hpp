@@ -162,7 +162,10 @@ namespace xt
                 template <class T>
                 static constexpr T identity() noexcept
                 {
-                    return std::numeric_limits<T>::quiet_NaN();
+                    // A type without NaN (int) starts from its lowest value, as max_fold does: its
+                    // quiet_NaN() is 0, which would be the result of any all-negative reduction.
+                    return std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN()
+                                                                 : std::numeric_limits<T>::lowest();
                 }
             };
 
@@ -179,7 +182,8 @@ namespace xt
                 template <class T>
                 static constexpr T identity() noexcept
                 {
-                    return std::numeric_limits<T>::quiet_NaN();
+                    return std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN()
+                                                                 : std::numeric_limits<T>::max();
                 }
             };
         } // namespace detail
