@@ -606,13 +606,18 @@ namespace
         }
     }
 
+    /// The values of the outputs and of the broadcast sources come from a generator seeded by the input,
+    /// so that the input's bytes go to the shapes, the operations and the failures.
+    std::uint32_t g_seed = 0;
+
     template <class V>
-    std::vector<V> some_values(FuzzedDataProvider& fdp, std::size_t n)
+    std::vector<V> some_values(std::size_t n)
     {
         std::vector<V> v(n);
         for (auto& x : v)
         {
-            x = static_cast<V>(fdp.ConsumeIntegralInRange<int>(-99, 99));
+            g_seed = g_seed * 1664525u + 1013904223u;
+            x = static_cast<V>(static_cast<int>((g_seed >> 16) % 199) - 99);
         }
         return v;
     }
@@ -637,16 +642,14 @@ namespace
         return small_shape(fdp, max_rank);
     }
 
-    alloc_plan make_plan(FuzzedDataProvider& fdp, bool failing)
+    /// Which call of check_outputs fails its allocations (in the order of the calls: xn::eval, then each
+    /// output), and how; chosen at the start of the input, so that a short input reaches every call.
+    int g_failing_call = -1;
+    alloc_plan g_failing_plan;
+
+    alloc_plan make_plan(bool failing, int call)
     {
-        alloc_plan p;
-        if (failing && fdp.ConsumeBool())
-        {
-            p.on = true;
-            p.after = fdp.ConsumeIntegralInRange<long long>(0, 40);
-            p.sticky = fdp.ConsumeBool();
-        }
-        return p;
+        return failing && call == g_failing_call ? g_failing_plan : alloc_plan{};
     }
 
     /// `observed` of a result: `want`'s shape and values.
@@ -673,7 +676,7 @@ namespace
             {
                 std::optional<observed> got;
                 const auto r =
-                    attempt("xn::eval", make_plan(fdp, failing),
+                    attempt("xn::eval", make_plan(failing, 0),
                             [&]
                             {
                                 const auto e = xn::eval(make());
@@ -698,19 +701,19 @@ namespace
         // xt::xarray with xtensor's allocator (not this target's operator new).
         {
             const auto s = output_shape(fdp, result, 4);
-            xt::xarray<V> out = xt::adapt(some_values<V>(fdp, element_count(s)), s);
+            xt::xarray<V> out = xt::adapt(some_values<V>(element_count(s)), s);
             check_assign(
                 "xt::xarray", out, make, [&] { return observe(out); }, same, output_rule::resizable, s, want,
-                sizeof(V), false, make_plan(fdp, failing));
+                sizeof(V), false, make_plan(failing, 1));
         }
         // xt::xarray with std::allocator: its elements come from this target's operator new.
         {
             const auto s = output_shape(fdp, result, 4);
             using array_type = xt::xarray<V, XTENSOR_DEFAULT_LAYOUT, std::allocator<V>>;
-            array_type out = xt::adapt(some_values<V>(fdp, element_count(s)), s);
+            array_type out = xt::adapt(some_values<V>(element_count(s)), s);
             check_assign(
                 "xt::xarray<std::allocator>", out, make, [&] { return observe(out); }, same,
-                output_rule::resizable, s, want, sizeof(V), true, make_plan(fdp, failing));
+                output_rule::resizable, s, want, sizeof(V), true, make_plan(failing, 2));
         }
         // A named output, its axes a permutation of the expression's: assigned by name, or refused with
         // an xn::name_error that leaves it as it was.
@@ -753,12 +756,12 @@ namespace
             if (s.size() == permuted.size())
             {
                 using array_type = xt::xarray<V, XTENSOR_DEFAULT_LAYOUT, std::allocator<V>>;
-                array_type values = xt::adapt(some_values<V>(fdp, element_count(s)), s);
+                array_type values = xt::adapt(some_values<V>(element_count(s)), s);
                 auto out = xn::name(values, xn::dims(names));
                 check_assign(
                     "a named xt::xarray", out, make, [&] { return observe(values); },
                     [&](const observed&) { return result_of(moved); }, output_rule::resizable, s, moved,
-                    sizeof(V), true, make_plan(fdp, failing), xn::dims(names) != dims);
+                    sizeof(V), true, make_plan(failing, 3), xn::dims(names) != dims);
             }
         }
         if (!all_kinds)
@@ -771,32 +774,32 @@ namespace
             if (s.size() == 2)
             {
                 using tensor_type = xt::xtensor<V, 2, XTENSOR_DEFAULT_LAYOUT, std::allocator<V>>;
-                tensor_type out = xt::adapt(some_values<V>(fdp, element_count(s)), s);
+                tensor_type out = xt::adapt(some_values<V>(element_count(s)), s);
                 check_assign(
                     "xt::xtensor<2>", out, make, [&] { return observe(out); }, same, output_rule::rank_two, s,
-                    want, sizeof(V), true, make_plan(fdp, failing));
+                    want, sizeof(V), true, make_plan(failing, 4));
             }
         }
         // xt::xtensor_fixed of shapes (3) and (2, 3).
         {
             xt::xtensor_fixed<V, xt::xshape<3>> out;
-            const auto v = some_values<V>(fdp, 3);
+            const auto v = some_values<V>(3);
             std::copy(v.begin(), v.end(), out.begin());
             check_assign(
                 "xt::xtensor_fixed<3>", out, make, [&] { return observe(out); }, same, output_rule::fixed,
-                shape_type{3}, want, sizeof(V), false, make_plan(fdp, failing));
+                shape_type{3}, want, sizeof(V), false, make_plan(failing, 5));
         }
         {
             xt::xtensor_fixed<V, xt::xshape<2, 3>> out;
-            const auto v = some_values<V>(fdp, 6);
+            const auto v = some_values<V>(6);
             std::copy(v.begin(), v.end(), out.begin());
             check_assign(
                 "xt::xtensor_fixed<2, 3>", out, make, [&] { return observe(out); }, same, output_rule::fixed,
-                shape_type{2, 3}, want, sizeof(V), false, make_plan(fdp, failing));
+                shape_type{2, 3}, want, sizeof(V), false, make_plan(failing, 6));
         }
         // An xt::view of rows and columns of a 4 x 4 array: the elements outside it stay as they were.
         {
-            xt::xarray<V> base = xt::adapt(some_values<V>(fdp, 16), shape_type{4, 4});
+            xt::xarray<V> base = xt::adapt(some_values<V>(16), shape_type{4, 4});
             const auto r0 = fdp.ConsumeIntegralInRange<std::size_t>(0, 4);
             const auto r1 = fdp.ConsumeIntegralInRange<std::size_t>(r0, 4);
             const auto c0 = fdp.ConsumeIntegralInRange<std::size_t>(0, 4);
@@ -819,16 +822,16 @@ namespace
             };
             check_assign(
                 "xt::view", out, make, [&] { return observe(base); }, region, output_rule::fixed,
-                shape_type{r1 - r0, c1 - c0}, want, sizeof(V), false, make_plan(fdp, failing));
+                shape_type{r1 - r0, c1 - c0}, want, sizeof(V), false, make_plan(failing, 7));
         }
         // An xt::adapt of a pointer, without ownership: it keeps its shape.
         {
             const auto s = output_shape(fdp, result, 4);
-            std::vector<V> storage = some_values<V>(fdp, element_count(s));
+            std::vector<V> storage = some_values<V>(element_count(s));
             auto out = xt::adapt(storage.data(), storage.size(), xt::no_ownership(), s);
             check_assign(
                 "xt::adapt(pointer, no_ownership)", out, make, [&] { return observe(out); }, same,
-                output_rule::fixed, s, want, sizeof(V), false, make_plan(fdp, failing));
+                output_rule::fixed, s, want, sizeof(V), false, make_plan(failing, 8));
             XN_FUZZ_CHECK(storage.size() == element_count(s),
                           ("xt::adapt(pointer): the storage changed size"));
         }
@@ -836,7 +839,7 @@ namespace
         // evaluated into xtensor's own container, so a result too large to evaluate is not tried.
         {
             const auto s = output_shape(fdp, result, 4);
-            std::vector<V> storage = some_values<V>(fdp, element_count(s));
+            std::vector<V> storage = some_values<V>(element_count(s));
             auto out = xt::adapt(storage, s);
             check_assign(
                 "xt::adapt(std::vector)", out, make,
@@ -847,7 +850,7 @@ namespace
                                    sizes_text(shape_of(out))));
                     return observe(out);
                 },
-                same, output_rule::resizable, s, want, sizeof(V), false, make_plan(fdp, failing));
+                same, output_rule::resizable, s, want, sizeof(V), false, make_plan(failing, 9));
         }
     }
 
@@ -877,7 +880,7 @@ namespace
         {
             source_shape.push_back(o.shape[i] <= 3 && fdp.ConsumeBool() ? o.shape[i] : 1);
         }
-        o.source = xt::adapt(some_values<double>(fdp, element_count(source_shape)), source_shape);
+        o.source = xt::adapt(some_values<double>(element_count(source_shape)), source_shape);
         return o;
     }
 
@@ -1230,6 +1233,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const int mode = fdp.ConsumeIntegralInRange<int>(0, 5);
     // The allocation failures in one input of four.
     const bool failing = fdp.ConsumeIntegralInRange<int>(0, 3) == 0;
+    if (failing)
+    {
+        g_failing_call = fdp.ConsumeIntegralInRange<int>(0, 9);
+        g_failing_plan.on = true;
+        g_failing_plan.after = fdp.ConsumeIntegralInRange<long long>(0, 63);
+        g_failing_plan.sticky = fdp.ConsumeBool();
+    }
+    g_seed = fdp.ConsumeIntegral<std::uint8_t>();
     switch (mode)
     {
         case 0:

@@ -28,11 +28,18 @@ namespace
 {
     // While set, operator new of this test program fails (a_failure_while_building_a_message_propagates).
     bool fail_allocations = false;
+    // When not negative, the number of allocations that succeed before one fails.
+    long long allocations_before_failure = -1;
 } // namespace
 
 void* operator new(std::size_t bytes)
 {
-    void* p = fail_allocations ? nullptr : std::malloc(bytes == 0 ? 1 : bytes);
+    const bool fail = fail_allocations || allocations_before_failure == 0;
+    if (allocations_before_failure >= 0)
+    {
+        --allocations_before_failure;
+    }
+    void* p = fail ? nullptr : std::malloc(bytes == 0 ? 1 : bytes);
     if (p == nullptr)
     {
         throw std::bad_alloc();
@@ -172,4 +179,42 @@ TEST(regressions, a_stride_beyond_ptrdiff_max_is_refused_when_the_operation_is_b
     const auto a = xn::name<xn::numpy>(xn::broadcast_to(one(), {std::int64_t(6148914691236517206)}), {"z"});
     const auto b = xn::name<xn::numpy>(xn::broadcast_to(one(), {0, 2, 1}), {"x", "y", "z"});
     XN_EXPECT_THROW_HAS(a + b, xn::shape_error, {"xn::operator+", "(0, 2, 6148914691236517206)", "stride"});
+}
+
+// fuzz_evaluate, with allocations failing: an xt::adapt of a std::vector that was to take a new shape
+// grew its storage, then took the new shape, and a failure to allocate the strides after it left the
+// new shape with the old strides (a rank 2 shape with rank 1 strides), its elements not yet written.
+// An adaptor that fails to take a new shape now keeps its shape, strides and elements.
+TEST(regressions, an_adaptor_that_fails_to_take_a_new_shape_keeps_its_shape_and_elements)
+{
+    const xt::xarray<double> a = {{1., 2., 3.}, {4., 5., 6.}};
+    bool assigned = false;
+    for (long long n = 0; !assigned && n < 100; ++n)
+    {
+        std::vector<double> storage = {7., 8.};
+        auto out = xt::adapt(storage, std::vector<std::size_t>{2});
+        allocations_before_failure = n;
+        try
+        {
+            xn::assign(out, xn::name(a, {"x", "y"}) + 1.0);
+            assigned = true;
+        }
+        catch (const std::bad_alloc&)
+        {
+        }
+        allocations_before_failure = -1;
+        if (!assigned)
+        {
+            ASSERT_EQ(out.shape(), (std::vector<std::size_t>{2})) << "failing allocation " << n;
+            ASSERT_EQ(out.strides().size(), 1u) << "failing allocation " << n;
+            EXPECT_GE(storage.size(), 2u) << "failing allocation " << n;
+            EXPECT_EQ(out(0), 7.) << "failing allocation " << n;
+            EXPECT_EQ(out(1), 8.) << "failing allocation " << n;
+        }
+        else
+        {
+            EXPECT_EQ(out, (xt::xarray<double>{{2., 3., 4.}, {5., 6., 7.}}));
+        }
+    }
+    EXPECT_TRUE(assigned);
 }

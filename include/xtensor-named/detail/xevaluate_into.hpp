@@ -167,9 +167,29 @@ namespace xt
                     }
                     else
                     {
-                        // An adaptor: its storage grows first, so that a failure leaves its shape as it was.
-                        out.storage().resize(fresh.size());
-                        out.resize(xtl::forward_sequence<typename output_type::shape_type, decltype(shape)>(shape));
+                        // An adaptor: xtensor's resize sets the shape before it allocates the strides (a
+                        // std::vector shape, an svector beyond its inline size), so a failure there would
+                        // leave the new shape with the old strides. The storage only grows first (its
+                        // elements kept), and a failed resize is undone without allocating: the shape is
+                        // copied in (an svector's move allocates inside noexcept), so the container keeps
+                        // room for the old shape, and the strides and the storage only shrink back.
+                        using shape_type = typename output_type::shape_type;
+                        const shape_type old_shape = out.shape();
+                        const shape_type new_shape =
+                            xtl::forward_sequence<shape_type, decltype(shape)>(shape);
+                        if (out.storage().size() < fresh.size())
+                        {
+                            out.storage().resize(fresh.size());
+                        }
+                        try
+                        {
+                            out.resize(new_shape);
+                        }
+                        catch (...)
+                        {
+                            out.resize(old_shape, true);
+                            throw;
+                        }
                         std::copy(fresh.begin(), fresh.end(), out.begin());
                     }
                 }
