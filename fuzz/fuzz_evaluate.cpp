@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// Evaluation (SPEC §4, docs/named_expressions.md "What a failure leaves"): named operations, reductions
+// Evaluation (docs/named_expressions.md, "What a failure leaves"): named operations, reductions
 // by name and explicit broadcasts evaluated by xn::eval and xn::assign into outputs of every kind, at
 // sizes from 0 to the limits of a 64-bit size, with allocations that fail on demand.
 // - Sizes: an operand broadcast by xn::broadcast_to to sizes up to 2^63 - 1 (2^32, 6148914691236517206,
