@@ -165,7 +165,35 @@ namespace xt
                 {
                     using T = typename B::value_type;
                     constexpr bool single = sizeof(T) == 4;
-                    return (x < B(T(single ? -87.3 : -708.3))) || (x > B(T(single ? 88.0 : 709.0)));
+                    // NaN too (x != x): it compares false with both ends.
+                    return (x < B(T(single ? -87.3 : -708.3))) || (x > B(T(single ? 88.0 : 709.0))) || (x != x);
+                }
+            };
+
+            /// NaN, infinite and huge lanes (beyond 2^52, where every double is an integer): xsimd's
+            /// functions convert their argument to integers on the way (range reductions, exponents),
+            /// which such values overflow (undefined behaviour). xtensor's functor computes them.
+            struct kernel_moderate
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    constexpr T limit = T(4503599627370496.);
+                    return (x < B(-limit)) || (x > B(limit)) || (x != x);
+                }
+            };
+
+            /// The lanes of exp2 outside the normal results, and NaN: xsimd's exp2 converts the input to
+            /// integers, which a NaN, an infinity or a huge value overflows (undefined behaviour).
+            struct kernel_exp2_range
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    constexpr bool single = sizeof(T) == 4;
+                    return (x < B(T(single ? -126 : -1022))) || (x > B(T(single ? 127 : 1023))) || (x != x);
                 }
             };
 
@@ -228,13 +256,16 @@ namespace xt
             }                                                                                                \
             else                                                                                             \
             {                                                                                                \
-                return simd::with_scalar_lanes(xsimd::NAME(x), x, DOMAIN::outside(x),                        \
+                /* The marked lanes reach xsimd as 1: its exp converts to integers, which a NaN or an */     \
+                /* infinity would overflow (undefined behaviour); xtensor's functor computes them. */        \
+                const auto outside = DOMAIN::outside(x);                                                     \
+                return simd::with_scalar_lanes(xsimd::NAME(xsimd::select(outside, V(1), x)), x, outside,     \
                                                [](auto v) { return xt::math::NAME##_fun{}(v); });            \
             }                                                                                                \
         }                                                                                                    \
     };
 
-#define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 1, xsimd::NAME)
+#define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_GUARDED(NAME, kernel_moderate)
 #define XTENSOR_NAMED_KERNEL_BINARY(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 2, xsimd::NAME)
 #define XTENSOR_NAMED_KERNEL_PREDICATE(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_predicate_op, 1, xsimd::NAME)
 
@@ -242,7 +273,7 @@ namespace xt
             XTENSOR_NAMED_KERNEL_UNARY(fabs)
             XTENSOR_NAMED_KERNEL_BINARY(fdim)
             XTENSOR_NAMED_KERNEL_GUARDED(exp, kernel_exp_range)
-            XTENSOR_NAMED_KERNEL_UNARY(exp2)
+            XTENSOR_NAMED_KERNEL_GUARDED(exp2, kernel_exp2_range)
             XTENSOR_NAMED_KERNEL_GUARDED(expm1, kernel_exp_range)
             XTENSOR_NAMED_KERNEL_GUARDED(log, kernel_normal_positive)
             XTENSOR_NAMED_KERNEL_GUARDED(log10, kernel_normal_positive)
@@ -258,8 +289,8 @@ namespace xt
             XTENSOR_NAMED_KERNEL_UNARY(acos)
             XTENSOR_NAMED_KERNEL_UNARY(atan)
             XTENSOR_NAMED_KERNEL_BINARY(atan2)
-            XTENSOR_NAMED_KERNEL_UNARY(sinh)
-            XTENSOR_NAMED_KERNEL_UNARY(cosh)
+            XTENSOR_NAMED_KERNEL_GUARDED(sinh, kernel_exp_range)
+            XTENSOR_NAMED_KERNEL_GUARDED(cosh, kernel_exp_range)
             XTENSOR_NAMED_KERNEL_UNARY(tanh)
             XTENSOR_NAMED_KERNEL_UNARY(asinh)
             XTENSOR_NAMED_KERNEL_UNARY(acosh)
