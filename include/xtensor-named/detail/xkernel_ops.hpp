@@ -156,17 +156,45 @@ namespace xt
                 }
             };
 
+            /// Set on the lanes below `low`, above `high` or NaN. `simd::is_nan`, not `x != x`: xsimd's AVX
+            /// `!=` is an ordered comparison, false on NaN.
+            /// Integer lanes are never outside (a bound beyond their range would not convert).
+            template <class B>
+            auto outside_or_nan(const B& x, double low, double high) noexcept
+            {
+                using T = typename B::value_type;
+                if constexpr (std::is_floating_point<T>::value)
+                {
+                    return (x < B(T(low))) || (x > B(T(high))) || simd::is_nan(x);
+                }
+                else
+                {
+                    return x != x;
+                }
+            }
+
             /// The lanes of exp and expm1 that xsimd 8 gets wrong: results below the smallest normal
-            /// number (it gives 0 instead of a subnormal) or near the largest (it overflows early).
+            /// number (it gives 0 instead of a subnormal) or near the largest (it overflows early); and
+            /// NaN, which its conversion to integers would overflow (undefined behaviour).
             struct kernel_exp_range
             {
                 template <class B>
                 static auto outside(const B& x) noexcept
                 {
-                    using T = typename B::value_type;
-                    constexpr bool single = sizeof(T) == 4;
-                    // NaN too (x != x): it compares false with both ends.
-                    return (x < B(T(single ? -87.3 : -708.3))) || (x > B(T(single ? 88.0 : 709.0))) || (x != x);
+                    constexpr bool single = sizeof(typename B::value_type) == 4;
+                    return outside_or_nan(x, single ? -87.3 : -708.3, single ? 88.0 : 709.0);
+                }
+            };
+
+            /// The lanes of exp2 outside the normal results, and NaN: xsimd's exp2 converts the input to
+            /// integers, which a NaN, an infinity or a huge value overflows (undefined behaviour).
+            struct kernel_exp2_range
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    constexpr bool single = sizeof(typename B::value_type) == 4;
+                    return outside_or_nan(x, single ? -126 : -1022, single ? 127 : 1023);
                 }
             };
 
@@ -178,22 +206,7 @@ namespace xt
                 template <class B>
                 static auto outside(const B& x) noexcept
                 {
-                    using T = typename B::value_type;
-                    constexpr T limit = T(4503599627370496.);
-                    return (x < B(-limit)) || (x > B(limit)) || (x != x);
-                }
-            };
-
-            /// The lanes of exp2 outside the normal results, and NaN: xsimd's exp2 converts the input to
-            /// integers, which a NaN, an infinity or a huge value overflows (undefined behaviour).
-            struct kernel_exp2_range
-            {
-                template <class B>
-                static auto outside(const B& x) noexcept
-                {
-                    using T = typename B::value_type;
-                    constexpr bool single = sizeof(T) == 4;
-                    return (x < B(T(single ? -126 : -1022))) || (x > B(T(single ? 127 : 1023))) || (x != x);
+                    return outside_or_nan(x, -4503599627370496., 4503599627370496.);
                 }
             };
 
