@@ -355,17 +355,20 @@ XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
                 }
 
                 /**
-                 * `simd_result` with the lanes where `outside` is set replaced by `scalar` of the same
-                 * lanes of `x`: for a function whose xsimd form is inaccurate on part of its domain.
+                 * `simd(x)`, with the lanes where `outside` is set computed by `scalar` instead: for a
+                 * function whose xsimd form is inaccurate or undefined on part of its domain. Those lanes
+                 * reach `simd` as 1, so that it never converts a NaN or an infinity to an integer
+                 * (undefined behaviour); the common batch, with none of them, pays one test.
                  */
-                template <class B, class M, class F>
-                inline B with_scalar_lanes(const B& simd_result, const B& x, const M& outside, F&& scalar) noexcept
+                template <class B, class M, class S, class F>
+                inline B with_scalar_lanes(const B& x, const M& outside, S&& simd, F&& scalar) noexcept
                 {
                     if (XTENSOR_NAMED_UNLIKELY(xsimd::any(outside)))
                     {
-                        return replace_lanes(simd_result, x, outside, scalar);
+                        using T = typename B::value_type;
+                        return replace_lanes(simd(xsimd::select(outside, B(T(1)), x)), x, outside, scalar);
                     }
-                    return simd_result;
+                    return simd(x);
                 }
 
                 /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.

@@ -156,8 +156,8 @@ namespace xt
                 }
             };
 
-            /// Set on the lanes below `low`, above `high` or NaN. `simd::is_nan`, not `x != x`: xsimd's AVX
-            /// `!=` is an ordered comparison, false on NaN.
+            /// Set on the lanes outside [low, high], NaN included: the ordered comparisons are false on NaN,
+            /// so that NaN is never inside (`x != x` would not find it: xsimd's AVX `!=` is ordered too).
             /// Integer lanes are never outside (a bound beyond their range would not convert).
             template <class B>
             auto outside_or_nan(const B& x, double low, double high) noexcept
@@ -165,7 +165,7 @@ namespace xt
                 using T = typename B::value_type;
                 if constexpr (std::is_floating_point<T>::value)
                 {
-                    return (x < B(T(low))) || (x > B(T(high))) || simd::is_nan(x);
+                    return !((x >= B(T(low))) && (x <= B(T(high))));
                 }
                 else
                 {
@@ -269,11 +269,9 @@ namespace xt
             }                                                                                                \
             else                                                                                             \
             {                                                                                                \
-                /* The marked lanes reach xsimd as 1: its exp converts to integers, which a NaN or an */     \
-                /* infinity would overflow (undefined behaviour); xtensor's functor computes them. */        \
-                const auto outside = DOMAIN::outside(x);                                                     \
-                return simd::with_scalar_lanes(xsimd::NAME(xsimd::select(outside, V(1), x)), x, outside,     \
-                                               [](auto v) { return xt::math::NAME##_fun{}(v); });            \
+                return simd::with_scalar_lanes(                                                              \
+                    x, DOMAIN::outside(x), [](const V& v) { return xsimd::NAME(v); },                        \
+                    [](auto v) { return xt::math::NAME##_fun{}(v); });                                       \
             }                                                                                                \
         }                                                                                                    \
     };
