@@ -11,10 +11,12 @@
 
 // The one place that knows where xtensor keeps its headers and how its API moved between versions.
 // xtensor 0.24 and 0.25 keep every header in <xtensor/...>; 0.26 moved them into subfolders;
-// 0.27 requires C++20. Every other header of this library includes xtensor through this file.
+// 0.27 requires C++20. Every other header of this library includes xtensor through this file, except the
+// layer below the named expression, which needs only xt::broadcast_error (xcompat_xtensor_exception.hpp).
 
-#if __has_include(<xtensor/containers/xarray.hpp>)
-#define XTENSOR_NAMED_XTENSOR_HAS_SUBFOLDERS 1
+#include "xcompat_xtensor_exception.hpp"
+
+#if XTENSOR_NAMED_XTENSOR_HAS_SUBFOLDERS
 #include <xtensor/containers/xadapt.hpp>
 #include <xtensor/containers/xarray.hpp>
 #include <xtensor/containers/xtensor.hpp>
@@ -36,7 +38,6 @@
 #include <xtensor/views/xstrided_view.hpp>
 #include <xtensor/views/xview.hpp>
 #else
-#define XTENSOR_NAMED_XTENSOR_HAS_SUBFOLDERS 0
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xarray.hpp>
 #include <xtensor/xassign.hpp>

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <utility>
 
-#include "xcompat_xtensor.hpp"
+#include "xcompat_xtensor_exception.hpp"
 
 namespace xt
 {
@@ -50,10 +50,7 @@ namespace xt
         {
         public:
 
-            explicit broadcast_error(const std::string& message)
-                : xt::broadcast_error(message.c_str())
-            {
-            }
+            explicit broadcast_error(const std::string& message) : xt::broadcast_error(message.c_str()) {}
         };
 
         namespace detail
@@ -91,8 +88,8 @@ namespace xt
             {
                 throw broadcast_error(concat("xn::", operation, ": ", details...));
             }
-        }
-    }
-}
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
 
 #endif
