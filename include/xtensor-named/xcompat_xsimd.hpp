@@ -57,14 +57,13 @@
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
 #endif
 
-
 // GCC before 12.3 warns that the undefined registers of its own AVX-512 intrinsics (`__m256d __Y = __Y;` in
 // _mm256_undefined_pd, reached from _mm512_reduce_add_pd, xsimd's AVX-512 lane sums and math functions)
 // are used uninitialized (GCC bug 105593): a false positive in GCC's header that -Werror turns into an
 // error wherever AVX-512 is enabled. GCC 12.3 silences it in the header itself. The kernel headers sit
 // between these two macros, so that the warnings stay off for the kernels' code on those versions only.
 #if defined(__GNUC__) && !defined(__clang__) && (__GNUC__ < 12 || (__GNUC__ == 12 && __GNUC_MINOR__ < 3))
-#define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN                                                            \
+#define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN                                                           \
     _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"")                     \
         _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
 #define XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END _Pragma("GCC diagnostic pop")
@@ -85,7 +84,6 @@ namespace xt
                 // come from the x86 intrinsics, one overload per register type; elsewhere streaming
                 // falls back to ordinary stores.
 #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#define XTENSOR_NAMED_HAS_STREAMING_STORES 1
                 inline void stream_register(double* dst, __m128d value) noexcept
                 {
                     _mm_stream_pd(dst, value);
@@ -123,7 +121,6 @@ namespace xt
                     _mm_sfence();
                 }
 #else
-#define XTENSOR_NAMED_HAS_STREAMING_STORES 0
                 inline void stream_fence() noexcept {}
 #endif
 
@@ -175,7 +172,7 @@ namespace xt
                         return type(value);
                     }
 
-XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
+                    XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
                     static T sum_lanes(const type& value) noexcept
                     {
 #if XSIMD_VERSION_MAJOR >= 9
@@ -184,7 +181,7 @@ XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
                         return xsimd::hadd(value);
 #endif
                     }
-XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
+                    XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 
                     static void keep_rounded(type& value) noexcept
                     {

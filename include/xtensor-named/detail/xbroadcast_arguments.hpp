@@ -139,10 +139,6 @@ namespace xt
                 integer_list m_axes;
             };
 
-            /// `{0, 2}`: how messages print a list of axes.
-            template <class S>
-            std::string axes_string(const S& axes);
-
             /// The shape of an xtensor expression, or `()` for a scalar.
             template <class E>
             std::vector<std::size_t> shape_of(const E& e);
@@ -375,20 +371,6 @@ namespace xt
             /***************************
              * implementation of checks *
              ***************************/
-
-            template <class S>
-            inline std::string axes_string(const S& axes)
-            {
-                std::string out = "{";
-                bool first = true;
-                for (const auto& axis : axes)
-                {
-                    out += first ? "" : ", ";
-                    out += std::to_string(axis);
-                    first = false;
-                }
-                return out + "}";
-            }
 
             template <class E>
             inline std::vector<std::size_t> shape_of(const E& e)

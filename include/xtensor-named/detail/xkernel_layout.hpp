@@ -46,7 +46,6 @@ namespace xt
                 kernel_layout(const S& shape, size_type operands);
 
                 size_type rank() const noexcept;
-                size_type operands() const noexcept;
                 size_type size(size_type axis) const noexcept;
                 const kernel_sizes& shape() const noexcept;
                 /// The number of elements: 1 for rank 0, 0 as soon as one axis is empty.
@@ -126,11 +125,6 @@ namespace xt
             inline auto kernel_layout::rank() const noexcept -> size_type
             {
                 return m_shape.size();
-            }
-
-            inline auto kernel_layout::operands() const noexcept -> size_type
-            {
-                return m_operands;
             }
 
             inline auto kernel_layout::size(size_type axis) const noexcept -> size_type
@@ -347,10 +341,11 @@ namespace xt
             }
 
             template <class T>
-            inline bool overlaps(const T* a, const memory_span& sa, const T* b, const memory_span& sb) noexcept
+            inline bool overlaps(const T* a, const memory_span& sa, const T* b,
+                                 const memory_span& sb) noexcept
             {
-                return overlaps(static_cast<const void*>(a), sizeof(T), sa, static_cast<const void*>(b), sizeof(T),
-                                sb);
+                return overlaps(static_cast<const void*>(a), sizeof(T), sa, static_cast<const void*>(b),
+                                sizeof(T), sb);
             }
         } // namespace detail
     }     // namespace named
