@@ -41,8 +41,8 @@ int main()
     for (std::size_t i = 0; i < p.axes[1].size(); ++i)
     {
         const auto from = p.axes[1][i];
-        const std::string source =
-            from < 0 ? "nothing of lbl: repeated" : "lbl's axis " + lbl.dims()[static_cast<std::size_t>(from)];
+        const std::string source = from < 0 ? "nothing of lbl: repeated"
+                                            : "lbl's axis " + lbl.dims()[static_cast<std::size_t>(from)];
         std::cout << "  result axis " << p.names[i] << " reads " << source << "\n";
     }
 

@@ -139,7 +139,8 @@ TEST(bounds, a_product_that_wraps_to_zero_is_refused_too)
                         {"xn::operator+", "(x, y)", "(4294967296, 4294967296)", "64-bit size"});
     // The stride to the left of an empty axis overflows too, though nothing is stored.
     const auto empty = xn::name(xt::xarray<double>::from_shape({0}), {"z"});
-    XN_EXPECT_THROW_HAS((empty + x) * y, xn::shape_error, {"(z, x, y)", "(0, 4294967296, 4294967296)", "stride"});
+    XN_EXPECT_THROW_HAS((empty + x) * y, xn::shape_error,
+                        {"(z, x, y)", "(0, 4294967296, 4294967296)", "stride"});
 }
 
 TEST(bounds, a_result_larger_than_any_object_is_refused_before_it_is_allocated)

@@ -26,7 +26,7 @@ namespace
     {
         return std::vector<std::size_t>(e.shape().begin(), e.shape().end());
     }
-}
+} // namespace
 
 TEST(xevaluate, eval_of_a_named_expression_owns_a_container_with_the_same_dims)
 {
@@ -127,8 +127,7 @@ TEST(xevaluate, assign_of_a_plain_expression_into_a_named_container_checks_the_r
     xn::assign(out, xt::xarray<double>{4., 5., 6.});
     EXPECT_EQ(storage, (xt::xarray<double>{4., 5., 6.}));
     XN_EXPECT_THROW_MSG(
-        xn::assign(out, xt::xarray<double>{{1., 2.}}),
-        xn::shape_error,
+        xn::assign(out, xt::xarray<double>{{1., 2.}}), xn::shape_error,
         "xn::assign: the output has the dims (x), and the expression has 2 axes, shape (1, 2)");
     EXPECT_EQ(storage, (xt::xarray<double>{4., 5., 6.}));
 }
@@ -137,10 +136,9 @@ TEST(xevaluate, assign_refuses_another_static_rank_and_leaves_the_output_unchang
 {
     xt::xtensor<double, 1> out = {7., 8.};
     xt::xarray<double> a = {1., 2.};
-    XN_EXPECT_THROW_MSG(
-        xn::assign(out, xn::name(a, {"x"}) * xn::name(a, {"y"})),
-        xn::shape_error,
-        "xn::assign: the output of shape (2) has the static rank 1, and the expression has 2 axes, shape (2, 2)");
+    XN_EXPECT_THROW_MSG(xn::assign(out, xn::name(a, {"x"}) * xn::name(a, {"y"})), xn::shape_error,
+                        "xn::assign: the output of shape (2) has the static rank 1, and the expression has 2 "
+                        "axes, shape (2, 2)");
     EXPECT_EQ(out, (xt::xtensor<double, 1>{7., 8.}));
 }
 
@@ -149,8 +147,7 @@ TEST(xevaluate, assign_refuses_another_fixed_shape_and_leaves_the_output_unchang
     xt::xtensor_fixed<double, xt::xshape<2>> out = {7., 8.};
     xt::xarray<double> a = {1., 2., 3.};
     XN_EXPECT_THROW_MSG(
-        xn::assign(out, xn::name(a, {"x"}) + 1.),
-        xn::shape_error,
+        xn::assign(out, xn::name(a, {"x"}) + 1.), xn::shape_error,
         "xn::assign: the output has the fixed shape (2), and the expression has the shape (3)");
     EXPECT_EQ(out(0), 7.);
     EXPECT_EQ(out(1), 8.);

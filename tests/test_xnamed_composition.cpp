@@ -52,8 +52,9 @@ namespace
     void expect_composes(const E& e, const xn::dims& dims, const O& oracle, long long ulps = 0)
     {
         using expression_type = typename E::expression_type;
-        static_assert(xn::detail::is_viewable_tree_v<expression_type>,
-                      "a named expression of elementwise operations is a tree of xfunctions over strided leaves");
+        static_assert(
+            xn::detail::is_viewable_tree_v<expression_type>,
+            "a named expression of elementwise operations is a tree of xfunctions over strided leaves");
         EXPECT_EQ(e.dims(), dims);
         const xt::xarray<double> expected = oracle;
         EXPECT_TRUE(same_values(xn::eval(e).expression(), expected, ulps));

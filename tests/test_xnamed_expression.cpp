@@ -44,7 +44,7 @@ namespace
     {
         return std::vector<std::size_t>(e.shape().begin(), e.shape().end());
     }
-}
+} // namespace
 
 // Type-level promises: xtensor's closure rule and the trait.
 static_assert(std::is_same<decltype(xn::name(std::declval<xt::xarray<double>&>(), {"x"}))::closure_type,
@@ -115,8 +115,7 @@ TEST(xnamed_expression, name_refuses_a_rank_that_differs_from_the_names)
 {
     xt::xarray<double> a = iota({2, 3, 4});
     XN_EXPECT_THROW_MSG(
-        xn::name(a, {"h", "w"}),
-        xn::name_error,
+        xn::name(a, {"h", "w"}), xn::name_error,
         "xn::name: the expression has 3 axes, shape (2, 3, 4), but 2 names were given, (h, w)");
 }
 
@@ -163,8 +162,7 @@ TEST(xnamed_expression, rename_refuses_unknown_repeated_and_clashing_names)
 {
     auto named = xn::name(iota({2, 3}), {"h", "w"});
     XN_EXPECT_THROW_MSG(named.rename({{"x", "y"}}), xn::name_error, "xn::rename: no axis 'x' in (h, w)");
-    XN_EXPECT_THROW_MSG(named.rename({{"h", "a"}, {"h", "b"}}),
-                        xn::name_error,
+    XN_EXPECT_THROW_MSG(named.rename({{"h", "a"}, {"h", "b"}}), xn::name_error,
                         "xn::rename: axis 'h' (axis 0) of (h, w) is renamed twice");
     XN_EXPECT_THROW_HAS(named.rename({{"h", "w"}}), xn::name_error, {"xn::rename", "'w'", "twice", "(w, w)"});
     XN_EXPECT_THROW_HAS(named.rename({{"h", "a b"}}), xn::name_error, {"xn::rename", "'a b'"});
@@ -183,15 +181,12 @@ TEST(xnamed_expression, refine_names_fills_unnamed_axes_and_keeps_names)
 TEST(xnamed_expression, refine_names_refuses_a_conflict)
 {
     auto named = xn::name(iota({10, 3}), {"?", "channel"});
-    XN_EXPECT_THROW_MSG(named.refine_names({"batch", "class"}),
-                        xn::name_error,
+    XN_EXPECT_THROW_MSG(named.refine_names({"batch", "class"}), xn::name_error,
                         "xn::refine_names: axis 'channel' (axis 1) of (?, channel) already has a name and "
                         "cannot become 'class'");
-    XN_EXPECT_THROW_MSG(named.refine_names({"batch"}),
-                        xn::name_error,
+    XN_EXPECT_THROW_MSG(named.refine_names({"batch"}), xn::name_error,
                         "xn::refine_names: (?, channel) has 2 axes, but 1 names were given");
-    XN_EXPECT_THROW_HAS(named.refine_names({"channel", "?"}),
-                        xn::name_error,
+    XN_EXPECT_THROW_HAS(named.refine_names({"channel", "?"}), xn::name_error,
                         {"xn::refine_names", "'channel'"});
     EXPECT_EQ(named.dims(), xn::dims({"?", "channel"}));
 }
@@ -240,15 +235,12 @@ TEST(xnamed_expression, transpose_refuses_anything_but_a_permutation)
     auto named = xn::name(iota({2, 3}), {"h", "w"});
     XN_EXPECT_THROW_MSG(named.transpose({"w", "x"}), xn::name_error, "xn::transpose: no axis 'x' in (h, w)");
     XN_EXPECT_THROW_MSG(
-        named.transpose({"w"}),
-        xn::name_error,
+        named.transpose({"w"}), xn::name_error,
         "xn::transpose: axis 'h' (axis 0) of (h, w) is not in the list and the list has no '...' "
         "for it");
-    XN_EXPECT_THROW_MSG(named.transpose({"w", "w"}),
-                        xn::name_error,
+    XN_EXPECT_THROW_MSG(named.transpose({"w", "w"}), xn::name_error,
                         "xn::transpose: name 'w' appears twice in the list, at positions 0 and 1");
-    XN_EXPECT_THROW_HAS(named.transpose({"h", "?"}),
-                        xn::name_error,
+    XN_EXPECT_THROW_HAS(named.transpose({"h", "?"}), xn::name_error,
                         {"xn::transpose", "no unnamed axis left"});
 }
 
@@ -287,12 +279,10 @@ TEST(xnamed_expression, align_to_refuses_an_axis_it_would_lose)
 {
     auto img = xn::name(iota({2, 3, 4}), {"?", "h", "w"});
     XN_EXPECT_THROW_MSG(
-        img.align_to({"h", "w"}),
-        xn::name_error,
+        img.align_to({"h", "w"}), xn::name_error,
         "xn::align_to: unnamed axis (axis 0) of (?, h, w) is not in the list and the list has no "
         "'...' for it");
-    XN_EXPECT_THROW_MSG(img.align_to({"...", "h", "..."}),
-                        xn::name_error,
+    XN_EXPECT_THROW_MSG(img.align_to({"...", "h", "..."}), xn::name_error,
                         "xn::align_to: '...' appears twice, at positions 0 and 2");
     XN_EXPECT_THROW_HAS(img.align_to({"...", "h h"}), xn::name_error, {"xn::align_to", "'h h'"});
     EXPECT_EQ(img.dims(), xn::dims({"?", "h", "w"}));
@@ -362,8 +352,9 @@ TEST(xnamed_expression, prints_the_axes_with_their_sizes_then_the_values_then_th
     std::ostringstream labelled;
     const xt::xarray<double> values = {{1., 2., 3.}, {4., 5., 6.}};
     labelled << xn::name(values, {"sensor", "t"}, {{"sensor", {"p", "q"}}, {"t", {10, 20, 30}}});
-    EXPECT_EQ(labelled.str(),
-              "(sensor: 2, t: 3)\n{{ 1.,  2.,  3.},\n { 4.,  5.,  6.}}\n  sensor: ['p', 'q']\n  t: [10, 20, 30]");
+    EXPECT_EQ(
+        labelled.str(),
+        "(sensor: 2, t: 3)\n{{ 1.,  2.,  3.},\n { 4.,  5.,  6.}}\n  sensor: ['p', 'q']\n  t: [10, 20, 30]");
 
     std::ostringstream partly;
     partly << xn::name(values, {"?", "t"}, {{"t", {10, 20, 30}}}).transpose();

@@ -48,13 +48,12 @@ namespace
             const auto expected = static_cast<double>(reference(input.data()[i]));
             // xsimd's approximations (erf, exp, ...) may differ from the C library by a few units in the
             // last place; a wrong function differs by far more.
-            EXPECT_NEAR(static_cast<double>(evaluated.expression().data()[i]),
-                        expected,
+            EXPECT_NEAR(static_cast<double>(evaluated.expression().data()[i]), expected,
                         1e-13 * std::max(1., std::abs(expected)))
                 << "at element " << i;
         }
     }
-}
+} // namespace
 
 #define XN_EXPECT_UNARY(NAME, REFERENCE)                                                                     \
     expect_unary(xn::NAME(xn::name(input, {"h", "w"})), input, [](double x) { return REFERENCE; })
@@ -97,8 +96,7 @@ TEST(xnamed_math, unary_functions_match_the_standard_library_elementwise)
     XN_EXPECT_UNARY(sign, x > 0 ? 1. : (x < 0 ? -1. : 0.));
     XN_EXPECT_UNARY(nan_to_num, x);
     const xt::xarray<double> above_one = input + 1.;
-    expect_unary(xn::acosh(xn::name(above_one, {"h", "w"})),
-                 above_one,
+    expect_unary(xn::acosh(xn::name(above_one, {"h", "w"})), above_one,
                  [](double x) { return std::acosh(x); });
 }
 
@@ -133,8 +131,7 @@ TEST(xnamed_math, binary_functions_broadcast_by_name)
             for (std::size_t w = 0; w < 3; ++w)
             {
                 const auto expected = static_cast<double>(reference(a(h, w), b(h)));
-                EXPECT_NEAR(static_cast<double>(result.expression()(h, w)),
-                            expected,
+                EXPECT_NEAR(static_cast<double>(result.expression()(h, w)), expected,
                             1e-13 * std::max(1., std::abs(expected)));
             }
         }
@@ -223,12 +220,10 @@ TEST(xnamed_math, functions_refuse_what_the_strategy_refuses_and_leave_operands_
 {
     xt::xarray<double> a = {1., 2.};
     xt::xarray<double> b = {1., 2., 3.};
-    XN_EXPECT_THROW_HAS(xn::pow(xn::name(a, {"x"}), xn::name(b, {"x"})),
-                        xn::broadcast_error,
+    XN_EXPECT_THROW_HAS(xn::pow(xn::name(a, {"x"}), xn::name(b, {"x"})), xn::broadcast_error,
                         {"xn::missing_dims", "'x' (axis 0)", "(2)", "(3)"});
     XN_EXPECT_THROW_HAS(xn::where(xn::name(a, {"x"}) > 0., xn::name(a, {"x"}), xn::name(b, {"x"})),
-                        xn::broadcast_error,
-                        {"xn::missing_dims", "(3)"});
+                        xn::broadcast_error, {"xn::missing_dims", "(3)"});
     EXPECT_EQ(a, (xt::xarray<double>{1., 2.}));
     EXPECT_EQ(b, (xt::xarray<double>{1., 2., 3.}));
 }

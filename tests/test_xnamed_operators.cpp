@@ -298,8 +298,7 @@ namespace
     }
 
     /// The elements of `f(a, b)` over the reference layout: one loop over the result's index space.
-    xt::xarray<double> reference_values(const layout& l,
-                                        const xt::xarray<double>& a,
+    xt::xarray<double> reference_values(const layout& l, const xt::xarray<double>& a,
                                         const xt::xarray<double>& b,
                                         const std::function<double(double, double)>& f)
     {
@@ -450,7 +449,7 @@ namespace
         EXPECT_GT(accepted, 100u);
         EXPECT_GT(refused, 100u);
     }
-}
+} // namespace
 
 /******************************************************
  * The examples of tensorics and name_match, verbatim *
@@ -483,8 +482,7 @@ TEST(xnamed_operators, seed_000_does_not_stretch_a_dimension_with_one_entry)
     auto left = xn::name(one_y, {"X", "Y"});
     auto right = xn::name(two_y, {"X", "Y"});
     XN_EXPECT_THROW_HAS(
-        left + right,
-        xn::broadcast_error,
+        left + right, xn::broadcast_error,
         {"xn::missing_dims", "'Y' (axis 1)", "(X, Y) with shape (2, 1)", "(X, Y) with shape (2, 2)"});
     auto stretched = xn::eval(xn::name<xn::basic_missing_dims<true>>(one_y, {"X", "Y"}) +
                               xn::name<xn::basic_missing_dims<true>>(two_y, {"X", "Y"}));
@@ -522,13 +520,12 @@ TEST(xnamed_operators, seed_001_lbl_prob_and_lbl_pred_do_not_match)
     xt::xarray<float> pred = xt::zeros<float>({20, 1, 17, 15, 4, 4});
     auto lbl_prob = xn::name<xn::name_match>(prob, {"?", "class", "h", "w"});
     auto lbl_pred = xn::name<xn::name_match>(pred, {"?", "scale1", "scale2", "scale3", "h", "w"});
-    XN_EXPECT_THROW_HAS(lbl_prob * lbl_pred,
-                        xn::broadcast_error,
+    XN_EXPECT_THROW_HAS(lbl_prob * lbl_pred, xn::broadcast_error,
                         {"name_match: axis 'class' (axis 1) of (?, class, h, w) has no match in "
                          "(?, scale1, scale2, scale3, h, w)"});
     // lbl_truth (?, h, w) (20, 512, 512) does match lbl_prob (20, 3, 512, 512): lazy operands, no storage.
-    auto lbl_truth = xn::name<xn::name_match>(xt::broadcast(2.f, std::vector<std::size_t>{20, 512, 512}),
-                                              {"?", "h", "w"});
+    auto lbl_truth =
+        xn::name<xn::name_match>(xt::broadcast(2.f, std::vector<std::size_t>{20, 512, 512}), {"?", "h", "w"});
     auto full_prob = xn::name<xn::name_match>(xt::broadcast(0.5f, std::vector<std::size_t>{20, 3, 512, 512}),
                                               {"?", "class", "h", "w"});
     auto weighted = full_prob * lbl_truth;
@@ -537,8 +534,8 @@ TEST(xnamed_operators, seed_001_lbl_prob_and_lbl_pred_do_not_match)
     EXPECT_EQ(weighted.expression()(19, 2, 511, 7), 1.f);
     // With the batch axis named, lbl_prob and lbl_pred make an outer product under missing_dims.
     xt::xarray<float> pred_small = xt::ones<float>({20, 1, 17, 15, 4, 4});
-    auto outer = xn::name(prob, {"batch", "class", "h", "w"})
-                 * xn::name(pred_small, {"batch", "scale1", "scale2", "scale3", "h", "w"});
+    auto outer = xn::name(prob, {"batch", "class", "h", "w"}) *
+                 xn::name(pred_small, {"batch", "scale1", "scale2", "scale3", "h", "w"});
     EXPECT_EQ(outer.dims(), xn::dims({"batch", "class", "h", "w", "scale1", "scale2", "scale3"}));
     EXPECT_EQ(shape_vector(outer), (shape_t{20, 3, 4, 4, 1, 17, 15}));
     EXPECT_EQ(outer.expression()(19, 2, 3, 3, 0, 16, 14), 0.f);
@@ -715,7 +712,8 @@ TEST(xnamed_operators, equality_operators_compare_elementwise_as_numpy_xarray_an
     EXPECT_EQ(xn::eval(na != nb).expression(), (xt::xarray<bool>{false, true, false}));
     EXPECT_EQ(xn::eval(na == 2.0).expression(), (xt::xarray<bool>{false, true, false}));
     EXPECT_EQ(xn::eval(2.0 != na).expression(), (xt::xarray<bool>{true, false, true}));
-    EXPECT_EQ(xn::eval(xn::name<xn::numpy>(a, {"x"}) == b).expression(), (xt::xarray<bool>{true, false, true}));
+    EXPECT_EQ(xn::eval(xn::name<xn::numpy>(a, {"x"}) == b).expression(),
+              (xt::xarray<bool>{true, false, true}));
     // Under the operands' strategy: (x) against (y, x) broadcasts by name.
     auto rows = xn::eval(na == xn::name(grid, {"y", "x"}));
     EXPECT_EQ(rows.dims(), xn::dims({"x", "y"}));
@@ -734,8 +732,7 @@ TEST(xnamed_operators, missing_dims_refuses_unnamed_axes_and_leaves_operands_int
     xt::xarray<double> a = iota({2, 3});
     xt::xarray<double> plain = {1., 2., 3.};
     auto named = xn::name(a, {"h", "w"});
-    XN_EXPECT_THROW_HAS(named + plain,
-                        xn::broadcast_error,
+    XN_EXPECT_THROW_HAS(named + plain, xn::broadcast_error,
                         {"xn::missing_dims", "unnamed axis 0", "(?)", "(h, w) with shape (2, 3)"});
     EXPECT_EQ(a, iota({2, 3}));
     EXPECT_EQ(plain, (xt::xarray<double>{1., 2., 3.}));
@@ -746,12 +743,10 @@ TEST(xnamed_operators, a_size_mismatch_names_axes_and_sizes)
 {
     xt::xarray<double> a = iota({2, 3});
     xt::xarray<double> b = iota({4});
-    XN_EXPECT_THROW_HAS(xn::name(a, {"h", "w"}) * xn::name(b, {"w"}),
-                        xn::broadcast_error,
+    XN_EXPECT_THROW_HAS(xn::name(a, {"h", "w"}) * xn::name(b, {"w"}), xn::broadcast_error,
                         {"xn::missing_dims", "'w' (axis 1)", "'w' (axis 0)", "(2, 3)", "(4)"});
     XN_EXPECT_THROW_HAS(xn::name<xn::numpy>(a, {"?", "?"}) - xn::name<xn::numpy>(b, {"?"}),
-                        xn::broadcast_error,
-                        {"xn::numpy", "(2, 3)", "(4)"});
+                        xn::broadcast_error, {"xn::numpy", "(2, 3)", "(4)"});
     EXPECT_EQ(b, iota({4}));
 }
 
@@ -794,7 +789,7 @@ namespace
             return p;
         }
     };
-}
+} // namespace
 
 TEST(xnamed_operators, a_plan_that_disagrees_with_the_real_sizes_is_refused)
 {
@@ -830,7 +825,7 @@ namespace
             return weight * x + y;
         }
     };
-}
+} // namespace
 
 TEST(xnamed_operators, apply_takes_any_binary_functor)
 {
@@ -898,8 +893,7 @@ TEST(xnamed_operators, broadcast_refuses_what_the_strategy_refuses)
 {
     xt::xarray<double> a = {1., 2.};
     xt::xarray<double> b = {1., 2., 3.};
-    XN_EXPECT_THROW_HAS(xn::broadcast(xn::name(a, {"x"}), xn::name(b, {"x"})),
-                        xn::broadcast_error,
+    XN_EXPECT_THROW_HAS(xn::broadcast(xn::name(a, {"x"}), xn::name(b, {"x"})), xn::broadcast_error,
                         {"xn::missing_dims", "'x'", "(2)", "(3)"});
 }
 

@@ -226,10 +226,10 @@ TEST(xnamed_reducers, amax_and_amin_give_nan_where_a_reduced_element_is_nan_as_n
     EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::amin(series, {"time"})).expression(), {1., nan, nan}));
     // Whichever position the NaN has: first, middle or last along the reduced axis.
     const xt::xarray<double> firsts = {{nan, 1., 2.}, {1., nan, 2.}, {1., 2., nan}};
-    EXPECT_TRUE(
-        xn_test::same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"t"})).expression(), {nan, nan, nan}));
-    EXPECT_TRUE(
-        xn_test::same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"r"})).expression(), {nan, nan, nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"t"})).expression(),
+                                       {nan, nan, nan}));
+    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::amax(xn::name(firsts, {"r", "t"}), {"r"})).expression(),
+                                       {nan, nan, nan}));
 }
 
 TEST(xnamed_reducers, nan_reductions_skip_nan_as_numpy)
@@ -238,10 +238,12 @@ TEST(xnamed_reducers, nan_reductions_skip_nan_as_numpy)
     auto series = xn::name(series_with_gaps(), {"station", "time"});
     // numpy: nansum of all-NaN is 0, nanmean, nanmax and nanmin of all-NaN are NaN.
     EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nansum(series, {"time"})).expression(), {15., 7., 0.}));
-    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmean(series, {"time"})).expression(), {3.75, 7. / 3., nan}));
+    EXPECT_TRUE(
+        xn_test::same_with_nan(xn::eval(xn::nanmean(series, {"time"})).expression(), {3.75, 7. / 3., nan}));
     EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmax(series, {"time"})).expression(), {8., 5., nan}));
     EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmin(series, {"time"})).expression(), {1., -1., nan}));
-    EXPECT_TRUE(xn_test::same_with_nan(xn::eval(xn::nanmean(series, {"station"})).expression(), {2., 4., 3.5, 3.5}));
+    EXPECT_TRUE(
+        xn_test::same_with_nan(xn::eval(xn::nanmean(series, {"station"})).expression(), {2., 4., 3.5, 3.5}));
     auto everything = xn::eval(xn::nanmax(series));
     EXPECT_EQ(everything.dims(), xn::dims());
     EXPECT_EQ(everything.expression()(), 8.);

@@ -25,7 +25,7 @@ namespace
     const xt::xtensor<double, 2> grid = {{1., 2., 3.}, {4., 5., 6.}};
     const xt::xtensor<double, 1> row = {10., 20., 30.};
     const xt::xtensor<double, 1> column = {100., 200.};
-}
+} // namespace
 
 TEST(plan_cache, finds_a_plan_only_for_operands_of_the_same_dims_and_shapes)
 {

@@ -6,12 +6,12 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// One case of benchmarks/bench_kernels.cpp or a compound expression on a small square size, for the instruction count under
-// `valgrind --tool=callgrind` (check_costs.cmake): `cost_kernels column_f64 128` evaluates the case once
-// to warm up, then once more inside xn_cost_measured, the one function callgrind counts. The check
-// counts two sizes and divides the difference by the difference in elements: the cost per element,
-// without the fixed cost of a call. A regression of xn::assign to xtensor's stepper loop multiplies it
-// by ten or more.
+// One case of benchmarks/bench_kernels.cpp or a compound expression on a small square size, for the
+// instruction count under `valgrind --tool=callgrind` (check_costs.cmake): `cost_kernels column_f64 128`
+// evaluates the case once to warm up, then once more inside xn_cost_measured, the one function callgrind
+// counts. The check counts two sizes and divides the difference by the difference in elements: the cost per
+// element, without the fixed cost of a call. A regression of xn::assign to xtensor's stepper loop multiplies
+// it by ten or more.
 
 #include <cstdio>
 #include <cstdlib>

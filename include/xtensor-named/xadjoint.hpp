@@ -129,8 +129,7 @@ namespace xt
          * auto [dimg, dlbl] = xn::broadcast_gradient_axes(img, lbl);  // lbl's sums over channel
          * @endcode
          */
-        template <class A,
-                  class B,
+        template <class A, class B,
                   class = std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
                                            (is_named_expression_v<A> && is_named_expression_v<B>)>>
         std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b);
@@ -311,8 +310,9 @@ namespace xt
         {
             /// broadcast_gradient_axes of two operands lined up under strategy S.
             template <class S>
-            std::array<std::vector<std::int64_t>, 2> gradient_axes(const operand& first, const operand& second);
-        }
+            std::array<std::vector<std::int64_t>, 2> gradient_axes(const operand& first,
+                                                                   const operand& second);
+        } // namespace detail
 
         inline std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const partial_shape& a,
                                                                                 const partial_shape& b)

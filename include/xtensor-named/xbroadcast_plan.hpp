@@ -84,15 +84,16 @@ namespace xt
             struct has_static_align<S, std::void_t<decltype(&S::align)>> : std::true_type
             {
             };
-        }
+        } // namespace detail
 
 // The requirement on a broadcasting strategy `S` at a public entry point OPERATION ("xn::name"), in one
 // sentence, with what to write instead when `S` is a shaping strategy (a join, which another place takes).
-#define XTENSOR_NAMED_REQUIRE_STRATEGY(S, OPERATION)                                                        \
+#define XTENSOR_NAMED_REQUIRE_STRATEGY(S, OPERATION)                                                         \
     static_assert(::xt::named::is_strategy_v<S> || !::xt::named::detail::has_static_align<S>::value,         \
-                  OPERATION ": this is a shaping strategy (how labels join: xn::join_outer, xn::shape_union, " \
-                            "...), where a broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or " \
-                            "xn::align<J>(a, b), or attach it: xn::with_shaping<xn::missing_dims, J>.");    \
+                  OPERATION                                                                                  \
+                  ": this is a shaping strategy (how labels join: xn::join_outer, xn::shape_union, "         \
+                  "...), where a broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or "        \
+                  "xn::align<J>(a, b), or attach it: xn::with_shaping<xn::missing_dims, J>.");               \
     static_assert(::xt::named::is_strategy_v<S> || ::xt::named::detail::has_static_align<S>::value,          \
                   OPERATION ": a broadcasting strategy must be a type with static "                          \
                             "xn::broadcast_plan plan(const xn::operand&, const xn::operand&).")

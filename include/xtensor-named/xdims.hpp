@@ -114,17 +114,11 @@ namespace xt
             class name_list
             {
             public:
-                name_list(std::initializer_list<std::string> names) : m_names(names)
-                {
-                }
+                name_list(std::initializer_list<std::string> names) : m_names(names) {}
 
-                name_list(std::vector<std::string> names) : m_names(std::move(names))
-                {
-                }
+                name_list(std::vector<std::string> names) : m_names(std::move(names)) {}
 
-                name_list(const named::dims& names) : m_names(names.begin(), names.end())
-                {
-                }
+                name_list(const named::dims& names) : m_names(names.begin(), names.end()) {}
 
                 operator const std::vector<std::string>&() const noexcept
                 {
@@ -134,7 +128,7 @@ namespace xt
             private:
                 std::vector<std::string> m_names;
             };
-        }
+        } // namespace detail
 
         /*****************************
          * implementation of names   *
@@ -143,9 +137,7 @@ namespace xt
         inline bool is_identifier(std::string_view name) noexcept
         {
             auto is_alpha = [](char c)
-            {
-                return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-            };
+            { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
             auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
             if (name.empty() || !is_alpha(name.front()))
             {
@@ -197,20 +189,18 @@ namespace xt
                     throw_name_error(operation, "invalid axis name ", detail::quoted(name), axis_name_rule);
                 }
             }
-        }
+        } // namespace detail
 
         /*****************************
          * implementation of dims    *
          *****************************/
 
-        inline dims::dims(std::initializer_list<std::string> names)
-            : m_names(names)
+        inline dims::dims(std::initializer_list<std::string> names) : m_names(names)
         {
             validate();
         }
 
-        inline dims::dims(std::vector<std::string> names)
-            : m_names(std::move(names))
+        inline dims::dims(std::vector<std::string> names) : m_names(std::move(names))
         {
             validate();
         }
@@ -230,12 +220,8 @@ namespace xt
             {
                 if (!is_valid_axis_name(m_names[i]))
                 {
-                    detail::throw_name_error("dims",
-                                             "invalid axis name ",
-                                             detail::quoted(m_names[i]),
-                                             " at axis ",
-                                             i,
-                                             detail::axis_name_rule);
+                    detail::throw_name_error("dims", "invalid axis name ", detail::quoted(m_names[i]),
+                                             " at axis ", i, detail::axis_name_rule);
                 }
             }
             for (std::size_t i = 0; i < m_names.size(); ++i)
@@ -248,14 +234,8 @@ namespace xt
                 {
                     if (m_names[j] == m_names[i])
                     {
-                        detail::throw_name_error("dims",
-                                                 "name ",
-                                                 detail::quoted(m_names[i]),
-                                                 " appears twice, at axes ",
-                                                 j,
-                                                 " and ",
-                                                 i,
-                                                 " of ",
+                        detail::throw_name_error("dims", "name ", detail::quoted(m_names[i]),
+                                                 " appears twice, at axes ", j, " and ", i, " of ",
                                                  to_string());
                     }
                 }
@@ -276,13 +256,8 @@ namespace xt
         {
             if (i >= m_names.size())
             {
-                detail::throw_name_error("dims",
-                                         "axis ",
-                                         i,
-                                         " is out of range for ",
-                                         to_string(),
-                                         " of rank ",
-                                         size());
+                detail::throw_name_error("dims", "axis ", i, " is out of range for ", to_string(),
+                                         " of rank ", size());
             }
             return m_names[i];
         }
@@ -370,7 +345,7 @@ namespace xt
         {
             return d.to_string();
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

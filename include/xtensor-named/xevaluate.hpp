@@ -62,8 +62,9 @@ namespace xt
                 const auto refuse = [&](std::string_view whose, std::size_t axis, const named::dims& in,
                                         std::string_view other, const named::dims& lacking)
                 {
-                    throw_name_error("assign", whose, " has the axis ", detail::quoted(in[axis]), " (axis ", axis,
-                                     ") of ", in.to_string(), ", which ", other, " ", lacking.to_string(),
+                    throw_name_error("assign", whose, " has the axis ", detail::quoted(in[axis]), " (axis ",
+                                     axis, ") of ", in.to_string(), ", which ", other, " ",
+                                     lacking.to_string(),
                                      " lacks; a misspelled name, or an axis to reduce or align first");
                 };
                 for (std::size_t i = 0; i < expression.size(); ++i)
@@ -100,14 +101,15 @@ namespace xt
                     }
                     else
                     {
-                        throw_name_error("assign", "the output ", output.to_string(), " has more unnamed axes than the expression ",
+                        throw_name_error("assign", "the output ", output.to_string(),
+                                         " has more unnamed axes than the expression ",
                                          expression.to_string());
                     }
                 }
                 if (next_unnamed != unnamed.size())
                 {
-                    throw_name_error("assign", "the expression ", expression.to_string(), " has more unnamed axes than the output ",
-                                     output.to_string());
+                    throw_name_error("assign", "the expression ", expression.to_string(),
+                                     " has more unnamed axes than the output ", output.to_string());
                 }
                 return from;
             }
@@ -139,9 +141,7 @@ namespace xt
                     // changing the adaptor's shape, or broadcast into the view.
                     if (!equal_shapes(current, shape))
                     {
-                        throw_shape_error("assign",
-                                          "the output of shape ",
-                                          shape_string(current),
+                        throw_shape_error("assign", "the output of shape ", shape_string(current),
                                           " cannot be resized, and the expression has the shape ",
                                           shape_string(shape));
                     }
@@ -155,15 +155,12 @@ namespace xt
                     }
                     if (!same)
                     {
-                        throw_shape_error("assign",
-                                          "the output has the fixed shape ",
-                                          shape_string(current),
-                                          ", and the expression has the shape ",
-                                          shape_string(shape));
+                        throw_shape_error("assign", "the output has the fixed shape ", shape_string(current),
+                                          ", and the expression has the shape ", shape_string(shape));
                     }
                 }
             }
-        }
+        } // namespace detail
 
         /********************************
          * implementation of evaluation *
@@ -213,9 +210,9 @@ namespace xt
                 }
             }();
             using target_type = std::remove_reference_t<decltype(target)>;
-            static_assert(!std::is_const<target_type>::value
-                              && xt::is_xexpression<std::decay_t<target_type>>::value
-                              && xt::has_data_interface<std::decay_t<target_type>>::value,
+            static_assert(!std::is_const<target_type>::value &&
+                              xt::is_xexpression<std::decay_t<target_type>>::value &&
+                              xt::has_data_interface<std::decay_t<target_type>>::value,
                           "xn::assign: the output must be a writable xtensor container, or a named "
                           "expression over one.");
             const auto& source = [&]() -> decltype(auto)
@@ -248,19 +245,15 @@ namespace xt
             {
                 if (out.dims().size() != shape.size())
                 {
-                    detail::throw_shape_error("assign",
-                                              "the output has the dims ",
-                                              out.dims().to_string(),
-                                              ", and the expression has ",
-                                              shape.size(),
-                                              " axes, shape ",
+                    detail::throw_shape_error("assign", "the output has the dims ", out.dims().to_string(),
+                                              ", and the expression has ", shape.size(), " axes, shape ",
                                               detail::shape_string(shape));
                 }
             }
             detail::check_assignable<std::decay_t<target_type>>(target.shape(), shape);
             detail::evaluate_into(target, source);
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

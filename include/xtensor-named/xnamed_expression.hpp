@@ -94,8 +94,7 @@ namespace xt
 
             /// The result of a planned operation: `names` and `shape` from the plan, and for each operand its
             /// metadata (nullptr for a plain xtensor expression) and where its axes land.
-            axes_metadata combine_axes(std::string_view operation,
-                                       named::dims names,
+            axes_metadata combine_axes(std::string_view operation, named::dims names,
                                        const view_shape_type& shape,
                                        const std::vector<const axes_metadata*>& operands,
                                        const std::vector<axis_map>& from);
@@ -117,10 +116,8 @@ namespace xt
                 named::dims names;
             };
 
-            alignment align_axes(std::string_view operation,
-                                 const named::dims& names,
-                                 const std::vector<std::string>& target,
-                                 bool insert_new);
+            alignment align_axes(std::string_view operation, const named::dims& names,
+                                 const std::vector<std::string>& target, bool insert_new);
 
             /// The pairs of rename applied at once; xn::name_error on an unknown, unnamed or repeated source.
             named::dims renamed(const named::dims& names,
@@ -133,10 +130,9 @@ namespace xt
             using expression_reference_t = std::add_lvalue_reference_t<std::remove_reference_t<CT>>;
 
             template <class CT>
-            using expression_rvalue_t = std::conditional_t<std::is_reference<CT>::value,
-                                                           CT,
-                                                           std::decay_t<CT>&&>;
-        }
+            using expression_rvalue_t =
+                std::conditional_t<std::is_reference<CT>::value, CT, std::decay_t<CT>&&>;
+        } // namespace detail
 
         /**
          * An xtensor expression with named axes: made by xn::name, by the operators and functions
@@ -304,7 +300,7 @@ namespace xt
             struct is_named_expression_impl<xnamed<CT, S>> : std::true_type
             {
             };
-        }
+        } // namespace detail
 
         template <class T>
         struct is_named_expression : detail::is_named_expression_impl<std::decay_t<T>>
@@ -317,16 +313,14 @@ namespace xt
 
         namespace detail
         {
-            inline axes_metadata select_axes(const axes_metadata& source,
-                                             const axis_map& from,
+            inline axes_metadata select_axes(const axes_metadata& source, const axis_map& from,
                                              named::dims names)
             {
                 auto labels = select_coords(source.names, source.coords, from, names);
                 return axes_metadata{std::move(names), std::move(labels)};
             }
 
-            inline axes_metadata combine_axes(std::string_view operation,
-                                              named::dims names,
+            inline axes_metadata combine_axes(std::string_view operation, named::dims names,
                                               const view_shape_type& shape,
                                               const std::vector<const axes_metadata*>& operands,
                                               const std::vector<axis_map>& from)
@@ -359,15 +353,12 @@ namespace xt
                 return out + ")";
             }
 
-            inline std::size_t axis_of(std::string_view operation,
-                                       const named::dims& names,
+            inline std::size_t axis_of(std::string_view operation, const named::dims& names,
                                        std::string_view name)
             {
                 if (name == unnamed_axis)
                 {
-                    throw_name_error(operation,
-                                     "'?' names no axis of ",
-                                     names.to_string(),
+                    throw_name_error(operation, "'?' names no axis of ", names.to_string(),
                                      ": an unnamed axis has no name to find it by");
                 }
                 const auto index = names.index_of(name);
@@ -378,10 +369,8 @@ namespace xt
                 return static_cast<std::size_t>(index);
             }
 
-            inline alignment align_axes(std::string_view operation,
-                                        const named::dims& names,
-                                        const std::vector<std::string>& target,
-                                        bool insert_new)
+            inline alignment align_axes(std::string_view operation, const named::dims& names,
+                                        const std::vector<std::string>& target, bool insert_new)
             {
                 // First pass: which axes the list mentions, by name or as the next "?".
                 std::vector<bool> mentioned(names.size(), false);
@@ -395,11 +384,8 @@ namespace xt
                     {
                         if (ellipsis >= 0)
                         {
-                            throw_name_error(operation,
-                                             "'...' appears twice, at positions ",
-                                             ellipsis,
-                                             " and ",
-                                             t);
+                            throw_name_error(operation, "'...' appears twice, at positions ", ellipsis,
+                                             " and ", t);
                         }
                         ellipsis = static_cast<std::ptrdiff_t>(t);
                         continue;
@@ -413,11 +399,8 @@ namespace xt
                         }
                         if (next_unnamed == names.size())
                         {
-                            throw_name_error(operation,
-                                             "'?' at position ",
-                                             t,
-                                             " of the list has no unnamed axis left in ",
-                                             names.to_string());
+                            throw_name_error(operation, "'?' at position ", t,
+                                             " of the list has no unnamed axis left in ", names.to_string());
                         }
                         source[t] = static_cast<std::int64_t>(next_unnamed);
                         mentioned[next_unnamed++] = true;
@@ -427,13 +410,8 @@ namespace xt
                     {
                         if (target[u] == wanted)
                         {
-                            throw_name_error(operation,
-                                             "name ",
-                                             detail::quoted(wanted),
-                                             " appears twice in the list, at positions ",
-                                             u,
-                                             " and ",
-                                             t);
+                            throw_name_error(operation, "name ", detail::quoted(wanted),
+                                             " appears twice in the list, at positions ", u, " and ", t);
                         }
                     }
                     const auto index = names.index_of(wanted);
@@ -444,10 +422,7 @@ namespace xt
                     }
                     else if (!insert_new)
                     {
-                        throw_name_error(operation,
-                                         "no axis ",
-                                         detail::quoted(wanted),
-                                         " in ",
+                        throw_name_error(operation, "no axis ", detail::quoted(wanted), " in ",
                                          names.to_string());
                     }
                 }
@@ -460,10 +435,7 @@ namespace xt
                             throw_name_error(operation,
                                              names.is_named(i) ? "axis " + detail::quoted(names[i])
                                                                : "unnamed axis",
-                                             " (axis ",
-                                             i,
-                                             ") of ",
-                                             names.to_string(),
+                                             " (axis ", i, ") of ", names.to_string(),
                                              " is not in the list and the list has no '...' for it");
                         }
                     }
@@ -486,9 +458,8 @@ namespace xt
                         continue;
                     }
                     result.from.push_back(source[t]);
-                    result_names.push_back(source[t] == named::unknown
-                                               ? target[t]
-                                               : names[static_cast<std::size_t>(source[t])]);
+                    result_names.push_back(
+                        source[t] == named::unknown ? target[t] : names[static_cast<std::size_t>(source[t])]);
                 }
                 result.names = dims_for(operation, std::move(result_names));
                 return result;
@@ -505,14 +476,8 @@ namespace xt
                     const std::size_t axis = axis_of("rename", names, from);
                     if (done[axis])
                     {
-                        throw_name_error("rename",
-                                         "axis ",
-                                         detail::quoted(from),
-                                         " (axis ",
-                                         axis,
-                                         ") of ",
-                                         names.to_string(),
-                                         " is renamed twice");
+                        throw_name_error("rename", "axis ", detail::quoted(from), " (axis ", axis, ") of ",
+                                         names.to_string(), " is renamed twice");
                     }
                     done[axis] = true;
                     result[axis] = to;
@@ -536,7 +501,8 @@ namespace xt
                     }
                     if (ellipsis >= 0)
                     {
-                        throw_name_error(operation, "'...' appears twice, at positions ", ellipsis, " and ", t);
+                        throw_name_error(operation, "'...' appears twice, at positions ", ellipsis, " and ",
+                                         t);
                     }
                     ellipsis = static_cast<std::ptrdiff_t>(t);
                 }
@@ -565,16 +531,12 @@ namespace xt
 
             inline named::dims refined(const named::dims& names, const std::vector<std::string>& given)
             {
-                const std::vector<std::string> refined = expand_other_axes("refine_names", given, names.size());
+                const std::vector<std::string> refined =
+                    expand_other_axes("refine_names", given, names.size());
                 if (refined.size() != names.size())
                 {
-                    throw_name_error("refine_names",
-                                     names.to_string(),
-                                     " has ",
-                                     names.size(),
-                                     " axes, but ",
-                                     refined.size(),
-                                     " names were given");
+                    throw_name_error("refine_names", names.to_string(), " has ", names.size(), " axes, but ",
+                                     refined.size(), " names were given");
                 }
                 std::vector<std::string> result(names.begin(), names.end());
                 for (std::size_t i = 0; i < refined.size(); ++i)
@@ -586,20 +548,14 @@ namespace xt
                     }
                     else if (refined[i] != unnamed_axis && refined[i] != names[i])
                     {
-                        throw_name_error("refine_names",
-                                         "axis ",
-                                         detail::quoted(names[i]),
-                                         " (axis ",
-                                         i,
-                                         ") of ",
-                                         names.to_string(),
-                                         " already has a name and cannot become ",
+                        throw_name_error("refine_names", "axis ", detail::quoted(names[i]), " (axis ", i,
+                                         ") of ", names.to_string(), " already has a name and cannot become ",
                                          detail::quoted(refined[i]));
                     }
                 }
                 return dims_for("refine_names", std::move(result));
             }
-        }
+        } // namespace detail
 
         /******************************
          * implementation of xnamed   *
@@ -608,8 +564,7 @@ namespace xt
         template <class CT, class S>
         template <class E>
         inline xnamed<CT, S>::xnamed(E&& e, named::dims names)
-            : m_expression(std::forward<E>(e))
-            , m_metadata{std::move(names), named::coords()}
+            : m_expression(std::forward<E>(e)), m_metadata{std::move(names), named::coords()}
         {
             check_rank("name");
         }
@@ -617,8 +572,7 @@ namespace xt
         template <class CT, class S>
         template <class E>
         inline xnamed<CT, S>::xnamed(E&& e, metadata_type metadata)
-            : m_expression(std::forward<E>(e))
-            , m_metadata(std::move(metadata))
+            : m_expression(std::forward<E>(e)), m_metadata(std::move(metadata))
         {
             check_rank("name");
         }
@@ -628,14 +582,9 @@ namespace xt
         {
             if (m_metadata.names.size() != m_expression.dimension())
             {
-                detail::throw_name_error(operation,
-                                         "the expression has ",
-                                         m_expression.dimension(),
-                                         " axes, shape ",
-                                         detail::shape_string(m_expression.shape()),
-                                         ", but ",
-                                         m_metadata.names.size(),
-                                         " names were given, ",
+                detail::throw_name_error(operation, "the expression has ", m_expression.dimension(),
+                                         " axes, shape ", detail::shape_string(m_expression.shape()),
+                                         ", but ", m_metadata.names.size(), " names were given, ",
                                          m_metadata.names.to_string());
             }
         }
@@ -754,17 +703,15 @@ namespace xt
         inline auto xnamed<CT, S>::renamed_view(Self&& self, named::dims names)
         {
             const auto& metadata = self.metadata();
-            auto result_metadata = detail::select_axes(metadata,
-                                                       detail::identity_axes(metadata.names.size()),
-                                                       std::move(names));
+            auto result_metadata =
+                detail::select_axes(metadata, detail::identity_axes(metadata.names.size()), std::move(names));
             using closure = xt::xclosure_t<decltype(std::forward<Self>(self).expression())>;
             return xnamed<closure, S>(std::forward<Self>(self).expression(), std::move(result_metadata));
         }
 
         template <class CT, class S>
         template <class Self>
-        inline auto xnamed<CT, S>::aligned(Self&& self,
-                                           const std::vector<std::string>& names,
+        inline auto xnamed<CT, S>::aligned(Self&& self, const std::vector<std::string>& names,
                                            bool insert_new)
         {
             const std::string_view operation = insert_new ? "align_to" : "transpose";
@@ -932,9 +879,10 @@ namespace xt
             }
             if (count != 1)
             {
-                detail::throw_shape_error("item", "the expression ", dims().to_string(), " of shape ",
-                                          detail::shape_string(shape()), " has ", count,
-                                          " elements, and item() takes the one element of an expression of one");
+                detail::throw_shape_error(
+                    "item", "the expression ", dims().to_string(), " of shape ",
+                    detail::shape_string(shape()), " has ", count,
+                    " elements, and item() takes the one element of an expression of one");
             }
             if constexpr (xt::has_data_interface<expression_type>::value)
             {
@@ -994,7 +942,7 @@ namespace xt
             struct invalid_named_expression
             {
             };
-        }
+        } // namespace detail
 
         template <class S, class E>
         inline auto name(E&& e, named::dims names)
@@ -1028,7 +976,7 @@ namespace xt
                 using closure = xt::xclosure_t<decltype(std::forward<E>(e).expression())>;
                 return xnamed<closure, strategy>(std::forward<E>(e).expression(), std::move(metadata));
             }
-        }
+        } // namespace detail
 
         template <class S, class E>
         inline auto name(E&& e, named::dims names, named::coords labels)
@@ -1059,7 +1007,7 @@ namespace xt
                 return detail::invalid_named_expression{};
             }
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

@@ -37,10 +37,10 @@ namespace xt
             inline auto elementwise_function(std::string_view operation, F&& make, A&&... args)
             {
                 constexpr bool valid = all_operands_v<A...> && array_count_v<A...> >= 1;
-                static_assert(valid,
-                              "xn: the arguments of an elementwise function must be named expressions, xtensor "
-                              "expressions or numbers, and one of them at least must have axes (xt::adapt "
-                              "makes an xtensor expression of a std::vector).");
+                static_assert(
+                    valid, "xn: the arguments of an elementwise function must be named expressions, xtensor "
+                           "expressions or numbers, and one of them at least must have axes (xt::adapt "
+                           "makes an xtensor expression of a std::vector).");
                 if constexpr (!valid)
                 {
                     return invalid_named_expression{};
@@ -54,7 +54,7 @@ namespace xt
                     return make(std::forward<A>(args)...);
                 }
             }
-        }
+        } // namespace detail
 
 // xn::NAME(args...) is xtensor's NAME on named expressions, plain expressions and numbers.
 #define XTENSOR_NAMED_ELEMENTWISE_FUNCTION(NAME, ARITY)                                                      \
@@ -63,8 +63,7 @@ namespace xt
     {                                                                                                        \
         static_assert(sizeof...(A) == ARITY, "xn::" #NAME " takes " #ARITY " argument(s).");                 \
         return detail::elementwise_function(                                                                 \
-            #NAME,                                                                                           \
-            [](auto&&... x) { return xt::NAME(std::forward<decltype(x)>(x)...); },                           \
+            #NAME, [](auto&&... x) { return xt::NAME(std::forward<decltype(x)>(x)...); },                    \
             std::forward<A>(args)...);                                                                       \
     }
 
@@ -144,7 +143,8 @@ namespace xt
         {
             return detail::elementwise_function(
                 "pow",
-                [](auto&& x) { return detail::own_function<detail::pow_fun<N>>(std::forward<decltype(x)>(x)); },
+                [](auto&& x)
+                { return detail::own_function<detail::pow_fun<N>>(std::forward<decltype(x)>(x)); },
                 std::forward<E>(e));
         }
 
@@ -154,7 +154,8 @@ namespace xt
         {
             return detail::elementwise_function(
                 "square",
-                [](auto&& x) { return detail::own_function<detail::square_fun>(std::forward<decltype(x)>(x)); },
+                [](auto&& x)
+                { return detail::own_function<detail::square_fun>(std::forward<decltype(x)>(x)); },
                 std::forward<E>(e));
         }
 
@@ -173,8 +174,7 @@ namespace xt
         inline auto cast(E&& e)
         {
             return detail::elementwise_function(
-                "cast",
-                [](auto&& x) { return xt::cast<R>(std::forward<decltype(x)>(x)); },
+                "cast", [](auto&& x) { return xt::cast<R>(std::forward<decltype(x)>(x)); },
                 std::forward<E>(e));
         }
 
@@ -185,16 +185,12 @@ namespace xt
             return detail::elementwise_function(
                 "isclose",
                 [=](auto&& x, auto&& y) {
-                    return xt::isclose(std::forward<decltype(x)>(x),
-                                       std::forward<decltype(y)>(y),
-                                       rtol,
-                                       atol,
+                    return xt::isclose(std::forward<decltype(x)>(x), std::forward<decltype(y)>(y), rtol, atol,
                                        equal_nan);
                 },
-                std::forward<A>(a),
-                std::forward<B>(b));
+                std::forward<A>(a), std::forward<B>(b));
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

@@ -123,17 +123,16 @@ namespace xt
             inline auto named_operation(std::string_view operation, F&& make, A&&... args)
             {
                 check_strategies<A...>();
-                return elementwise<common_strategy_t<A...>>(operation,
-                                                            std::forward<F>(make),
+                return elementwise<common_strategy_t<A...>>(operation, std::forward<F>(make),
                                                             std::forward<A>(args)...);
             }
 
             /// Named with named or with a number: no xtensor operator competes for these.
             template <class A, class B>
-            using enable_named_or_scalar_t = std::enable_if_t<any_named_v<A, B> && all_operands_v<A, B>
-                                                                  && !is_plain_expression_v<A>
-                                                                  && !is_plain_expression_v<B>,
-                                                              int>;
+            using enable_named_or_scalar_t =
+                std::enable_if_t<any_named_v<A, B> && all_operands_v<A, B> && !is_plain_expression_v<A> &&
+                                     !is_plain_expression_v<B>,
+                                 int>;
 
             template <class E>
             using enable_plain_t = std::enable_if_t<is_plain_expression_v<E>, int>;
@@ -146,15 +145,16 @@ namespace xt
             template <class A, class B>
             inline invalid_named_expression refuse_operands()
             {
-                static_assert(all_operands_v<A, B>,
-                              "xn: an operator on a named expression takes named expressions, xtensor expressions "
-                              "and numbers; xt::adapt makes an xtensor expression of a std::vector.");
+                static_assert(
+                    all_operands_v<A, B>,
+                    "xn: an operator on a named expression takes named expressions, xtensor expressions "
+                    "and numbers; xt::adapt makes an xtensor expression of a std::vector.");
                 return {};
             }
 
             template <class E>
             using enable_named_t = std::enable_if_t<is_named_expression_v<E>, int>;
-        }
+        } // namespace detail
 
 // xtensor's operators take any (E1&&, E2&&) with one xtensor expression, and would take a named expression
 // beside a plain one as a scalar. A named operand is therefore taken by each reference kind, which partial
@@ -248,7 +248,8 @@ namespace xt
         XTENSOR_NAMED_BINARY_OPERATOR(>=, greater_equal)
         // Elementwise, as in numpy, xarray and PyTorch (xtensor's == compares whole expressions).
         XTENSOR_NAMED_BINARY_OPERATOR_AS(==, equal_to, xt::equal(std::forward<L>(l), std::forward<R>(r)))
-        XTENSOR_NAMED_BINARY_OPERATOR_AS(!=, not_equal_to, xt::not_equal(std::forward<L>(l), std::forward<R>(r)))
+        XTENSOR_NAMED_BINARY_OPERATOR_AS(!=, not_equal_to,
+                                         xt::not_equal(std::forward<L>(l), std::forward<R>(r)))
         XTENSOR_NAMED_BINARY_OPERATOR(&&, logical_and)
         XTENSOR_NAMED_BINARY_OPERATOR(||, logical_or)
         XTENSOR_NAMED_BINARY_OPERATOR(&, bitwise_and)
@@ -269,10 +270,9 @@ namespace xt
          * expression's are all `"?"`), the same shape and equal elements. (`==` on named expressions is
          * elementwise.)
          */
-        template <class A,
-                  class B,
-                  std::enable_if_t<detail::any_named_v<A, B> && detail::is_array_operand_v<A>
-                                       && detail::is_array_operand_v<B>,
+        template <class A, class B,
+                  std::enable_if_t<detail::any_named_v<A, B> && detail::is_array_operand_v<A> &&
+                                       detail::is_array_operand_v<B>,
                                    int> = 0>
         inline bool array_equal(const A& a, const B& b)
         {
@@ -288,9 +288,7 @@ namespace xt
         template <class S, class Shaping, class F, class A, class B>
         inline auto apply(F&& f, A&& a, B&& b)
         {
-            return apply<S, Shaping>(std::forward<F>(f),
-                                     std::forward<A>(a),
-                                     std::forward<B>(b),
+            return apply<S, Shaping>(std::forward<F>(f), std::forward<A>(a), std::forward<B>(b),
                                      detail::no_fill{});
         }
 
@@ -301,22 +299,24 @@ namespace xt
             template <class S, class Shaping, class A, class B>
             struct apply_strategies
             {
-                static constexpr bool join_first = !std::is_void<S>::value && !is_strategy_v<S> && is_shaping_v<S>;
+                static constexpr bool join_first =
+                    !std::is_void<S>::value && !is_strategy_v<S> && is_shaping_v<S>;
                 using given_strategy = std::conditional_t<join_first, void, S>;
                 using given_shaping = std::conditional_t<join_first, S, Shaping>;
-                using strategy =
-                    std::conditional_t<std::is_void<given_strategy>::value, common_strategy_t<A, B>, given_strategy>;
+                using strategy = std::conditional_t<std::is_void<given_strategy>::value,
+                                                    common_strategy_t<A, B>, given_strategy>;
             };
-        }
+        } // namespace detail
 
         template <class S, class Shaping, class F, class A, class B, class V>
         inline auto apply(F&& f, A&& a, B&& b, const V& fill)
         {
             static_assert(std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>,
                           "xn::apply: a fill value must be a number.");
-            static_assert(detail::all_operands_v<A, B> && detail::array_count_v<A, B> >= 1,
-                          "xn::apply: the operands must be named expressions, xtensor expressions or numbers, "
-                          "and one of them at least must have axes.");
+            static_assert(
+                detail::all_operands_v<A, B> && detail::array_count_v<A, B> >= 1,
+                "xn::apply: the operands must be named expressions, xtensor expressions or numbers, "
+                "and one of them at least must have axes.");
             using strategies = detail::apply_strategies<S, Shaping, A, B>;
             using given_shaping = typename strategies::given_shaping;
             static_assert(std::is_void<given_shaping>::value || is_shaping_v<given_shaping>,
@@ -328,10 +328,11 @@ namespace xt
             }
             using strategy = typename strategies::strategy;
             XTENSOR_NAMED_REQUIRE_STRATEGY(strategy, "xn::apply");
-            constexpr bool valid = (std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>) &&
-                                   detail::all_operands_v<A, B> && detail::array_count_v<A, B> >= 1 &&
-                                   (std::is_void<given_shaping>::value || is_shaping_v<given_shaping>) &&
-                                   is_strategy_v<strategy>;
+            constexpr bool valid =
+                (std::is_same<V, detail::no_fill>::value ||
+                 detail::is_scalar_operand_v<V>)&&detail::all_operands_v<A, B> &&
+                detail::array_count_v<A, B> >= 1 &&
+                (std::is_void<given_shaping>::value || is_shaping_v<given_shaping>)&&is_strategy_v<strategy>;
             if constexpr (valid)
             {
                 using functor_type = std::decay_t<F>;
@@ -353,12 +354,9 @@ namespace xt
                                                                            std::forward<decltype(r)>(r));
                     }
                 };
-                using shaping =
-                    std::conditional_t<std::is_void<given_shaping>::value, shaping_of_t<strategy>, given_shaping>;
-                return detail::aligned_elementwise<strategy, shaping>("apply",
-                                                                      fill,
-                                                                      make,
-                                                                      std::forward<A>(a),
+                using shaping = std::conditional_t<std::is_void<given_shaping>::value, shaping_of_t<strategy>,
+                                                   given_shaping>;
+                return detail::aligned_elementwise<strategy, shaping>("apply", fill, make, std::forward<A>(a),
                                                                       std::forward<B>(b));
             }
             else
@@ -372,17 +370,20 @@ namespace xt
         {
             static_assert(is_named_expression_v<A> && is_named_expression_v<B>,
                           "xn::align: both operands must be named expressions (labels are on named axes).");
-            static_assert(is_shaping_v<Shaping>,
-                          "xn::align: the strategy must be a shaping strategy (how labels join): xn::join_inner, "
-                          "xn::join_outer, xn::join_left, xn::join_right or xn::join_exact.");
+            static_assert(
+                is_shaping_v<Shaping>,
+                "xn::align: the strategy must be a shaping strategy (how labels join): xn::join_inner, "
+                "xn::join_outer, xn::join_left, xn::join_right or xn::join_exact.");
             static_assert(std::is_same<V, detail::no_fill>::value || detail::is_scalar_operand_v<V>,
                           "xn::align: a fill value must be a number.");
             if constexpr (is_named_expression_v<A> && is_named_expression_v<B> && is_shaping_v<Shaping>)
             {
-                auto aligned = detail::align_operands<Shaping>("align", fill, std::forward<A>(a), std::forward<B>(b));
+                auto aligned =
+                    detail::align_operands<Shaping>("align", fill, std::forward<A>(a), std::forward<B>(b));
                 using left = std::decay_t<std::tuple_element_t<0, decltype(aligned)>>;
                 using right = std::decay_t<std::tuple_element_t<1, decltype(aligned)>>;
-                return std::pair<left, right>(std::get<0>(std::move(aligned)), std::get<1>(std::move(aligned)));
+                return std::pair<left, right>(std::get<0>(std::move(aligned)),
+                                              std::get<1>(std::move(aligned)));
             }
             else
             {
@@ -407,7 +408,8 @@ namespace xt
             }
             using strategy = std::conditional_t<std::is_void<S>::value, detail::common_strategy_t<A, B>, S>;
             XTENSOR_NAMED_REQUIRE_STRATEGY(strategy, "xn::broadcast");
-            if constexpr (is_strategy_v<strategy> && detail::is_array_operand_v<A> && detail::is_array_operand_v<B>)
+            if constexpr (is_strategy_v<strategy> && detail::is_array_operand_v<A> &&
+                          detail::is_array_operand_v<B>)
             {
                 return detail::broadcast_pair<strategy>("broadcast", std::forward<A>(a), std::forward<B>(b));
             }
@@ -416,7 +418,7 @@ namespace xt
                 return detail::invalid_named_expression{};
             }
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

@@ -58,28 +58,21 @@ namespace xt
              * xn::shape_error for an empty axis.
              */
             template <class Shape>
-            reduction plan_reduction(std::string_view operation,
-                                     const axes_metadata& source,
-                                     const Shape& shape,
-                                     const std::vector<std::string>* names,
+            reduction plan_reduction(std::string_view operation, const axes_metadata& source,
+                                     const Shape& shape, const std::vector<std::string>* names,
                                      bool needs_elements);
 
             template <class F, class E>
-            auto reduce_by_names(std::string_view operation,
-                                 F&& make,
-                                 E&& e,
-                                 const std::vector<std::string>* names,
-                                 bool needs_elements);
+            auto reduce_by_names(std::string_view operation, F&& make, E&& e,
+                                 const std::vector<std::string>* names, bool needs_elements);
 
             /******************************************
              * implementation of the reduction plans *
              ******************************************/
 
             template <class Shape>
-            inline reduction plan_reduction(std::string_view operation,
-                                            const axes_metadata& source,
-                                            const Shape& shape,
-                                            const std::vector<std::string>* names,
+            inline reduction plan_reduction(std::string_view operation, const axes_metadata& source,
+                                            const Shape& shape, const std::vector<std::string>* names,
                                             bool needs_elements)
             {
                 const named::dims& dims = source.names;
@@ -91,29 +84,16 @@ namespace xt
                     const std::size_t axis = names != nullptr ? axis_of(operation, dims, (*names)[n]) : n;
                     if (reduced[axis])
                     {
-                        throw_name_error(operation,
-                                         "axis ",
-                                         detail::quoted(dims[axis]),
-                                         " (axis ",
-                                         axis,
-                                         ") of ",
-                                         dims.to_string(),
-                                         " is listed twice");
+                        throw_name_error(operation, "axis ", detail::quoted(dims[axis]), " (axis ", axis,
+                                         ") of ", dims.to_string(), " is listed twice");
                     }
                     if (needs_elements && shape[axis] == 0)
                     {
-                        throw_shape_error(operation,
-                                          dims.is_named(axis) ? "axis " + detail::quoted(dims[axis])
-                                                              : "unnamed axis",
-                                          " (axis ",
-                                          axis,
-                                          ") of ",
-                                          dims.to_string(),
-                                          " with shape ",
-                                          shape_string(shape),
-                                          " has no elements, and ",
-                                          operation,
-                                          " of no elements has no value");
+                        throw_shape_error(
+                            operation,
+                            dims.is_named(axis) ? "axis " + detail::quoted(dims[axis]) : "unnamed axis",
+                            " (axis ", axis, ") of ", dims.to_string(), " with shape ", shape_string(shape),
+                            " has no elements, and ", operation, " of no elements has no value");
                     }
                     reduced[axis] = true;
                     result.axes.push_back(axis);
@@ -134,11 +114,8 @@ namespace xt
             }
 
             template <class F, class E>
-            inline auto reduce_by_names(std::string_view operation,
-                                        F&& make,
-                                        E&& e,
-                                        const std::vector<std::string>* names,
-                                        bool needs_elements)
+            inline auto reduce_by_names(std::string_view operation, F&& make, E&& e,
+                                        const std::vector<std::string>* names, bool needs_elements)
             {
                 static_assert(
                     is_named_expression_v<E>,
@@ -156,7 +133,7 @@ namespace xt
                     return invalid_named_expression{};
                 }
             }
-        }
+        } // namespace detail
 
         namespace detail
         {
@@ -165,8 +142,8 @@ namespace xt
             inline auto fold_reducer(E&& e, std::vector<std::size_t>&& axes)
             {
                 using value_type = typename std::decay_t<E>::value_type;
-                return xt::reduce(xt::make_xreducer_functor(F{}, xt::const_value<value_type>(
-                                                                     F::template identity<value_type>())),
+                return xt::reduce(xt::make_xreducer_functor(
+                                      F{}, xt::const_value<value_type>(F::template identity<value_type>())),
                                   std::forward<E>(e), std::move(axes));
             }
 
@@ -253,10 +230,12 @@ namespace xt
                         const auto build = [&](auto&& summed, auto&& counted)
                         {
                             auto count_axes = axes;
-                            return xt::sum(own_function<nan_to_zero_fun>(std::forward<decltype(summed)>(summed)),
-                                           std::move(axes)) /
-                                   xt::sum(own_function<not_nan_fun>(std::forward<decltype(counted)>(counted)),
-                                           std::move(count_axes));
+                            return xt::sum(
+                                       own_function<nan_to_zero_fun>(std::forward<decltype(summed)>(summed)),
+                                       std::move(axes)) /
+                                   xt::sum(
+                                       own_function<not_nan_fun>(std::forward<decltype(counted)>(counted)),
+                                       std::move(count_axes));
                         };
                         if constexpr (std::is_lvalue_reference<E>::value)
                         {
@@ -275,7 +254,7 @@ namespace xt
                     }
                 }
             };
-        }
+        } // namespace detail
 
 // xn::NAME(e, {"h", "w"}) and xn::NAME(e): the reducer of detail::NAME##_reducer over the named axes, or
 // over all.
@@ -283,19 +262,13 @@ namespace xt
     template <class E>                                                                                       \
     inline auto NAME(E&& e, const std::vector<std::string>& axes)                                            \
     {                                                                                                        \
-        return detail::reduce_by_names(#NAME,                                                                \
-                                       detail::NAME##_reducer{},                                             \
-                                       std::forward<E>(e),                                                   \
-                                       &axes,                                                                \
+        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), &axes,           \
                                        NEEDS_ELEMENTS);                                                      \
     }                                                                                                        \
     template <class E>                                                                                       \
     inline auto NAME(E&& e)                                                                                  \
     {                                                                                                        \
-        return detail::reduce_by_names(#NAME,                                                                \
-                                       detail::NAME##_reducer{},                                             \
-                                       std::forward<E>(e),                                                   \
-                                       nullptr,                                                              \
+        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), nullptr,         \
                                        NEEDS_ELEMENTS);                                                      \
     }
 
@@ -310,7 +283,7 @@ namespace xt
         XTENSOR_NAMED_REDUCER(nanmin, true)
 
 #undef XTENSOR_NAMED_REDUCER
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

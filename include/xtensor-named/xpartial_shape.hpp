@@ -115,8 +115,7 @@ namespace xt
             // Refuses, under `operation`, a shape with no unknown size whose element count or row-major
             // strides overflow.
             void check_extent(std::string_view operation) const;
-            static partial_shape joined(std::string_view operation,
-                                        const partial_shape& first,
+            static partial_shape joined(std::string_view operation, const partial_shape& first,
                                         const partial_shape& second);
 
             bool m_known_rank = true;
@@ -141,11 +140,7 @@ namespace xt
         {
             if (size < 0 && size != named::unknown)
             {
-                detail::throw_shape_error(operation,
-                                          "size ",
-                                          size,
-                                          " at axis ",
-                                          axis,
+                detail::throw_shape_error(operation, "size ", size, " at axis ", axis,
                                           " is negative (only xn::unknown, -1, marks an unknown size)");
             }
         }
@@ -176,14 +171,10 @@ namespace xt
             {
                 if constexpr (std::is_unsigned<value_type>::value)
                 {
-                    if (static_cast<std::uintmax_t>(size)
-                        > static_cast<std::uintmax_t>(std::numeric_limits<size_type>::max()))
+                    if (static_cast<std::uintmax_t>(size) >
+                        static_cast<std::uintmax_t>(std::numeric_limits<size_type>::max()))
                     {
-                        detail::throw_shape_error("partial_shape::of",
-                                                  "size ",
-                                                  size,
-                                                  " at axis ",
-                                                  axis,
+                        detail::throw_shape_error("partial_shape::of", "size ", size, " at axis ", axis,
                                                   " is larger than the largest size, ",
                                                   std::numeric_limits<size_type>::max());
                     }
@@ -224,13 +215,8 @@ namespace xt
             const auto n = static_cast<size_type>(m_sizes.size());
             if (i < -n || i >= n)
             {
-                detail::throw_shape_error("partial_shape::size",
-                                          "axis ",
-                                          i,
-                                          " is out of range for ",
-                                          to_string(),
-                                          " of rank ",
-                                          n);
+                detail::throw_shape_error("partial_shape::size", "axis ", i, " is out of range for ",
+                                          to_string(), " of rank ", n);
             }
             return m_sizes[static_cast<std::size_t>(i < 0 ? i + n : i)];
         }
@@ -253,10 +239,8 @@ namespace xt
             {
                 if (product > std::numeric_limits<size_type>::max() / s)
                 {
-                    detail::throw_shape_error("partial_shape::num_elements",
-                                              "the element count of ",
-                                              to_string(),
-                                              " overflows a 64-bit integer");
+                    detail::throw_shape_error("partial_shape::num_elements", "the element count of ",
+                                              to_string(), " overflows a 64-bit integer");
                 }
                 product *= s;
             }
@@ -277,17 +261,12 @@ namespace xt
                 {
                     if (i == 0)
                     {
-                        detail::throw_shape_error(operation,
-                                                  "the element count of ",
-                                                  to_string(),
+                        detail::throw_shape_error(operation, "the element count of ", to_string(),
                                                   " overflows a 64-bit integer");
                     }
-                    detail::throw_shape_error(operation,
-                                              "the stride of axis ",
-                                              i - 1,
-                                              " of ",
-                                              to_string(),
-                                              " (the product of the sizes after it) overflows a 64-bit integer");
+                    detail::throw_shape_error(
+                        operation, "the stride of axis ", i - 1, " of ", to_string(),
+                        " (the product of the sizes after it) overflows a 64-bit integer");
                 }
                 product *= s;
             }
@@ -343,8 +322,7 @@ namespace xt
             return result;
         }
 
-        inline partial_shape partial_shape::joined(std::string_view operation,
-                                                   const partial_shape& first,
+        inline partial_shape partial_shape::joined(std::string_view operation, const partial_shape& first,
                                                    const partial_shape& second)
         {
             first.checked_rank(operation);
@@ -378,15 +356,8 @@ namespace xt
             const auto n = checked_rank("partial_shape::sub_shape");
             if (begin < 0 || end < begin || end > n)
             {
-                detail::throw_shape_error("partial_shape::sub_shape",
-                                          "axes [",
-                                          begin,
-                                          ", ",
-                                          end,
-                                          ") are not a range of ",
-                                          to_string(),
-                                          " of rank ",
-                                          n,
+                detail::throw_shape_error("partial_shape::sub_shape", "axes [", begin, ", ", end,
+                                          ") are not a range of ", to_string(), " of rank ", n,
                                           " (0 <= begin <= end <= rank)");
             }
             partial_shape result;
@@ -399,13 +370,8 @@ namespace xt
             const auto r = checked_rank("partial_shape::take");
             if (n < 0 || n > r)
             {
-                detail::throw_shape_error("partial_shape::take",
-                                          "cannot take ",
-                                          n,
-                                          " leading axes of ",
-                                          to_string(),
-                                          " of rank ",
-                                          r);
+                detail::throw_shape_error("partial_shape::take", "cannot take ", n, " leading axes of ",
+                                          to_string(), " of rank ", r);
             }
             return sub_shape(0, n);
         }
@@ -415,13 +381,8 @@ namespace xt
             const auto r = checked_rank("partial_shape::take_last");
             if (n < 0 || n > r)
             {
-                detail::throw_shape_error("partial_shape::take_last",
-                                          "cannot take ",
-                                          n,
-                                          " trailing axes of ",
-                                          to_string(),
-                                          " of rank ",
-                                          r);
+                detail::throw_shape_error("partial_shape::take_last", "cannot take ", n, " trailing axes of ",
+                                          to_string(), " of rank ", r);
             }
             return sub_shape(r - n, r);
         }
@@ -480,33 +441,18 @@ namespace xt
             }
             if (m_sizes.size() != other.m_sizes.size())
             {
-                detail::throw_shape_error("partial_shape::merge_with",
-                                          "cannot merge ",
-                                          to_string(),
-                                          " of rank ",
-                                          m_sizes.size(),
-                                          " with ",
-                                          other.to_string(),
-                                          " of rank ",
-                                          other.m_sizes.size());
+                detail::throw_shape_error("partial_shape::merge_with", "cannot merge ", to_string(),
+                                          " of rank ", m_sizes.size(), " with ", other.to_string(),
+                                          " of rank ", other.m_sizes.size());
             }
             partial_shape result = *this;
             for (std::size_t i = 0; i < m_sizes.size(); ++i)
             {
                 if (!is_compatible(m_sizes[i], other.m_sizes[i]))
                 {
-                    detail::throw_shape_error("partial_shape::merge_with",
-                                              "cannot merge ",
-                                              to_string(),
-                                              " with ",
-                                              other.to_string(),
-                                              ": axis ",
-                                              i,
-                                              " has size ",
-                                              m_sizes[i],
-                                              " in one and ",
-                                              other.m_sizes[i],
-                                              " in the other");
+                    detail::throw_shape_error("partial_shape::merge_with", "cannot merge ", to_string(),
+                                              " with ", other.to_string(), ": axis ", i, " has size ",
+                                              m_sizes[i], " in one and ", other.m_sizes[i], " in the other");
                 }
                 if (result.m_sizes[i] == named::unknown)
                 {
@@ -543,9 +489,7 @@ namespace xt
         {
             if (has_unknown_dimension())
             {
-                detail::throw_shape_error(operation,
-                                          "the shape ",
-                                          to_string(),
+                detail::throw_shape_error(operation, "the shape ", to_string(),
                                           " has unknown sizes where concrete sizes are needed");
             }
             check_extent(operation);
@@ -603,7 +547,7 @@ namespace xt
         {
             return s.to_string();
         }
-    }
-}
+    } // namespace named
+} // namespace xt
 
 #endif

@@ -27,6 +27,6 @@ namespace xn_test
             return xt::named::numpy::plan(a, b);
         }
     };
-}
+} // namespace xn_test
 
 #endif

@@ -48,7 +48,8 @@ namespace fixtures
             auto it = fields.find(key);
             if (it == fields.end())
             {
-                throw std::runtime_error("fixture case at line " + std::to_string(line) + " has no key " + key);
+                throw std::runtime_error("fixture case at line " + std::to_string(line) + " has no key " +
+                                         key);
             }
             return it->second;
         }
@@ -143,6 +144,6 @@ namespace fixtures
         }
         return cases;
     }
-}
+} // namespace fixtures
 
 #endif

@@ -302,10 +302,10 @@ namespace xt
                                        argument_map(from, rank, argument.dimension()), shape);
                     }
                 };
-                using result_type =
-                    xt::xfunction<F, xt::xclosure_t<decltype(argument_view(
-                                         function_argument<I>(std::forward<E>(e))))>...>;
-                return result_type(F(e.functor()), argument_view(function_argument<I>(std::forward<E>(e)))...);
+                using result_type = xt::xfunction<
+                    F, xt::xclosure_t<decltype(argument_view(function_argument<I>(std::forward<E>(e))))>...>;
+                return result_type(F(e.functor()),
+                                   argument_view(function_argument<I>(std::forward<E>(e)))...);
             }
 
             template <class E>
@@ -327,19 +327,21 @@ namespace xt
                     using broadcast = broadcast_of<expression_type>;
                     using base = typename broadcast::type;
                     // An explicit broadcast's read-only view is seen as the xt::xbroadcast it derives from.
-                    auto&& as_base = static_cast<std::conditional_t<std::is_lvalue_reference<E>::value,
-                                                                    const base&, base&&>>(e);
+                    auto&& as_base = static_cast<
+                        std::conditional_t<std::is_lvalue_reference<E>::value, const base&, base&&>>(e);
                     const std::size_t rank = as_base.dimension();
-                    decltype(auto) inner = broadcast_argument<typename broadcast::closure, typename broadcast::shape>(
-                        std::forward<decltype(as_base)>(as_base));
-                    return view_as(std::forward<decltype(inner)>(inner), argument_map(from, rank, inner.dimension()),
-                                   shape);
+                    decltype(auto) inner =
+                        broadcast_argument<typename broadcast::closure, typename broadcast::shape>(
+                            std::forward<decltype(as_base)>(as_base));
+                    return view_as(std::forward<decltype(inner)>(inner),
+                                   argument_map(from, rank, inner.dimension()), shape);
                 }
                 else
                 {
                     return view_function<typename expression_type::functor_type>(
                         std::forward<E>(e), from, shape,
-                        std::make_index_sequence<std::tuple_size<typename expression_type::tuple_type>::value>{});
+                        std::make_index_sequence<
+                            std::tuple_size<typename expression_type::tuple_type>::value>{});
                 }
             }
 
@@ -350,9 +352,10 @@ namespace xt
                 view_shape_type shape(from.size());
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
-                    shape[i] = from[i] == named::unknown
-                                   ? 1
-                                   : static_cast<std::size_t>(source_shape[static_cast<std::size_t>(from[i])]);
+                    shape[i] =
+                        from[i] == named::unknown
+                            ? 1
+                            : static_cast<std::size_t>(source_shape[static_cast<std::size_t>(from[i])]);
                 }
                 return shape;
             }

@@ -383,8 +383,8 @@ namespace xt
                                 const planned_operation* plan = cache.find(operands...);
                                 if (plan == nullptr)
                                 {
-                                    plan = &cache.keep(plan_operation<S>(operation, operands...),
-                                                       operands...);
+                                    plan =
+                                        &cache.keep(plan_operation<S>(operation, operands...), operands...);
                                 }
                                 return build(plan->how, plan->metadata);
                             }

@@ -56,12 +56,14 @@ namespace xt
             };
 
             template <class EC, xt::layout_type L, class SC, class Tag>
-            struct is_resizable_output<xt::xarray_adaptor<EC, L, SC, Tag>> : is_resizable_storage<std::decay_t<EC>>
+            struct is_resizable_output<xt::xarray_adaptor<EC, L, SC, Tag>>
+                : is_resizable_storage<std::decay_t<EC>>
             {
             };
 
             template <class EC, std::size_t N, xt::layout_type L, class Tag>
-            struct is_resizable_output<xt::xtensor_adaptor<EC, N, L, Tag>> : is_resizable_storage<std::decay_t<EC>>
+            struct is_resizable_output<xt::xtensor_adaptor<EC, N, L, Tag>>
+                : is_resizable_storage<std::decay_t<EC>>
             {
             };
 
@@ -155,11 +157,13 @@ namespace xt
                 else
                 {
                     using output_type = std::decay_t<C>;
-                    using fresh_type = std::conditional_t<is_owning_container<output_type>::value, output_type,
-                                                          xt::xarray<typename output_type::value_type>>;
+                    using fresh_type =
+                        std::conditional_t<is_owning_container<output_type>::value, output_type,
+                                           xt::xarray<typename output_type::value_type>>;
                     check_extent("assign", "the result", shape, sizeof(typename fresh_type::value_type));
                     fresh_type fresh;
-                    fresh.resize(xtl::forward_sequence<typename fresh_type::shape_type, decltype(shape)>(shape));
+                    fresh.resize(
+                        xtl::forward_sequence<typename fresh_type::shape_type, decltype(shape)>(shape));
                     evaluate_in_place(fresh, e);
                     if constexpr (is_owning_container<output_type>::value)
                     {

@@ -66,12 +66,13 @@ namespace xt
                     }
                     product *= size;
                 }
-                const auto largest_object = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+                const auto largest_object =
+                    static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
                 if (element_bytes != 0 && product > largest_object / element_bytes)
                 {
                     throw_shape_error(operation, what, " of shape ", sizes_string(shape), " holds ", product,
-                                      " elements of ", element_bytes, " bytes: more than the largest object, ",
-                                      largest_object, " bytes");
+                                      " elements of ", element_bytes,
+                                      " bytes: more than the largest object, ", largest_object, " bytes");
                 }
             }
         } // namespace detail

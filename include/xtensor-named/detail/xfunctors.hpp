@@ -128,7 +128,7 @@ namespace xt
                 static constexpr T identity() noexcept
                 {
                     return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                                                 : std::numeric_limits<T>::lowest();
+                                                                : std::numeric_limits<T>::lowest();
                 }
             };
 
@@ -145,7 +145,7 @@ namespace xt
                 static constexpr T identity() noexcept
                 {
                     return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                                 : std::numeric_limits<T>::max();
+                                                                : std::numeric_limits<T>::max();
                 }
             };
 

@@ -26,7 +26,6 @@
 #include "xkernel_layout.hpp"
 #include "xkernel_loops.hpp"
 
-
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
 
@@ -84,7 +83,8 @@ namespace xt
 
             template <class T, class E>
             struct is_kernel_elementwise<T, E, true>
-                : std::bool_constant<kernel_node<T, E>::supported && !xt::is_xscalar<std::decay_t<E>>::value &&
+                : std::bool_constant<kernel_node<T, E>::supported &&
+                                     !xt::is_xscalar<std::decay_t<E>>::value &&
                                      !is_xreducer<std::decay_t<E>>::value>
             {
             };
@@ -208,7 +208,8 @@ namespace xt
 
                 /// Whether a leaf shares memory with the `element_bytes`-sized elements
                 /// `[data + span.low, data + span.high]`.
-                bool overlaps_with(const void* data, std::size_t element_bytes, const memory_span& span) const noexcept
+                bool overlaps_with(const void* data, std::size_t element_bytes,
+                                   const memory_span& span) const noexcept
                 {
                     for (std::size_t k = 0; k < L; ++k)
                     {
@@ -229,8 +230,8 @@ namespace xt
                     for (std::size_t k = 0; k < L; ++k)
                     {
                         const kernel_leaf_ref<T>& leaf = m_leaves[k];
-                        if (!overlaps(leaf.data, static_cast<std::size_t>(leaf.element_bytes), m_span[k], data,
-                                      sizeof(O), span))
+                        if (!overlaps(leaf.data, static_cast<std::size_t>(leaf.element_bytes), m_span[k],
+                                      data, sizeof(O), span))
                         {
                             continue;
                         }
@@ -592,30 +593,31 @@ namespace xt
                     out.data() + out.data_offset(), sizeof(value_type), span_of(out.shape(), out.strides()));
                 const bool empty_output =
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
-                kernel_evaluate_into(
-                    out, shape, resize, through_temporary && !empty_output,
-                    [&](value_type* data, const auto& strides)
-                    {
-                        if (empty_output)
-                        {
-                            return;
-                        }
-                        kernel_layout run_layout = layout;
-                        for (std::size_t a = 0; a < run_layout.rank(); ++a)
-                        {
-                            run_layout.stride(a, 0) = 0;
-                        }
-                        for (std::size_t q = 0; q < shape.size(); ++q)
-                        {
-                            if (space[q] != kernel_phantom_axis && shape[q] != 1)
-                            {
-                                run_layout.stride(space[q], 0) = static_cast<kernel_index>(strides[q]);
-                            }
-                        }
-                        std::vector<sum_stage<value_type>> run_stages = stages;
-                        merge_reduced_tail(run_layout, run_stages);
-                        run_sums<node, fold, value_type, leaves>(run_layout, run_stages, data, collector.leaves());
-                    });
+                kernel_evaluate_into(out, shape, resize, through_temporary && !empty_output,
+                                     [&](value_type* data, const auto& strides)
+                                     {
+                                         if (empty_output)
+                                         {
+                                             return;
+                                         }
+                                         kernel_layout run_layout = layout;
+                                         for (std::size_t a = 0; a < run_layout.rank(); ++a)
+                                         {
+                                             run_layout.stride(a, 0) = 0;
+                                         }
+                                         for (std::size_t q = 0; q < shape.size(); ++q)
+                                         {
+                                             if (space[q] != kernel_phantom_axis && shape[q] != 1)
+                                             {
+                                                 run_layout.stride(space[q], 0) =
+                                                     static_cast<kernel_index>(strides[q]);
+                                             }
+                                         }
+                                         std::vector<sum_stage<value_type>> run_stages = stages;
+                                         merge_reduced_tail(run_layout, run_stages);
+                                         run_sums<node, fold, value_type, leaves>(run_layout, run_stages,
+                                                                                  data, collector.leaves());
+                                     });
                 return true;
             }
 

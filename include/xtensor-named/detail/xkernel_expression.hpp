@@ -29,7 +29,6 @@
 #include "xkernel_row.hpp"
 #include "xreadonly_broadcast.hpp"
 
-
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
 
@@ -41,8 +40,8 @@ namespace xt
         {
             /// The lane types of the kernels.
             template <class T>
-            inline constexpr bool is_kernel_lane_v = std::is_same<T, float>::value ||
-                                                     std::is_same<T, double>::value;
+            inline constexpr bool is_kernel_lane_v =
+                std::is_same<T, float>::value || std::is_same<T, double>::value;
 
             /// Whether elements of `U` become `T` in an expression computed in `T` exactly as C++ converts
             /// them there: `U` is `T`, or `T` is the common type (an integer, a bool, a float in double).
@@ -322,15 +321,17 @@ namespace xt
                 {
                     constexpr auto first = starts();
                     return op::apply(
-                        kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(row, i)...);
+                        kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(row,
+                                                                                                      i)...);
                 }
 
                 template <std::size_t I, class Row, std::size_t... J>
                 static auto apply_scalar(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    return op::apply(kernel_load_scalar<op::argument(J), std::tuple_element_t<J, children>,
-                                                        I + first[J]>(row, i)...);
+                    return op::apply(
+                        kernel_load_scalar<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
+                            row, i)...);
                 }
             };
 
@@ -432,7 +433,8 @@ namespace xt
             template <class A, class... R>
             struct kernel_first_lane<A, R...>
             {
-                using type = std::conditional_t<std::is_void<A>::value, typename kernel_first_lane<R...>::type, A>;
+                using type =
+                    std::conditional_t<std::is_void<A>::value, typename kernel_first_lane<R...>::type, A>;
             };
 
             /**
@@ -534,9 +536,11 @@ namespace xt
             };
 
             template <class T, class F, class CT, class X, class O>
-            struct kernel_reduction<T, xt::xreducer<xt::xreducer_functors<F, xt::const_value<T>, F>, CT, X, O>>
+            struct kernel_reduction<T,
+                                    xt::xreducer<xt::xreducer_functors<F, xt::const_value<T>, F>, CT, X, O>>
             {
-                using expression_type = xt::xreducer<xt::xreducer_functors<F, xt::const_value<T>, F>, CT, X, O>;
+                using expression_type =
+                    xt::xreducer<xt::xreducer_functors<F, xt::const_value<T>, F>, CT, X, O>;
                 using input_type = std::decay_t<CT>;
                 using inner = kernel_reduction<T, input_type>;
                 using fold_type = F;

@@ -36,7 +36,6 @@
 #define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(24) << 20)
 #endif
 
-
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
 
@@ -118,10 +117,11 @@ namespace xt
                 // Four partial results, batch j of a run going to partial j mod 4: four independent
                 // chains of additions, which a core runs in parallel (one chain waits on each add).
                 static constexpr std::size_t chains = 4;
-                std::array<simd::batch<T>, chains> lanes{simd::batch_traits<T>::splat(Fold::template identity<T>()),
-                                                         simd::batch_traits<T>::splat(Fold::template identity<T>()),
-                                                         simd::batch_traits<T>::splat(Fold::template identity<T>()),
-                                                         simd::batch_traits<T>::splat(Fold::template identity<T>())};
+                std::array<simd::batch<T>, chains> lanes{
+                    simd::batch_traits<T>::splat(Fold::template identity<T>()),
+                    simd::batch_traits<T>::splat(Fold::template identity<T>()),
+                    simd::batch_traits<T>::splat(Fold::template identity<T>()),
+                    simd::batch_traits<T>::splat(Fold::template identity<T>())};
                 // The elements after the last whole batch of each run folded into it, in order.
                 T tail = Fold::template identity<T>();
 
@@ -506,7 +506,8 @@ namespace xt
                                 continue;
                             }
                         }
-                        convert_sink<T, O> sink{out_run + static_cast<kernel_index>(first) * out_stride, out_stride};
+                        convert_sink<T, O> sink{out_run + static_cast<kernel_index>(first) * out_stride,
+                                                out_stride};
                         eval_run<Node>(row, count, sink);
                     }
                 };
@@ -918,8 +919,8 @@ namespace xt
 
                 // Every run of the levels of stage s from level l on, into `sink`: the last level runs
                 // along the innermost axis.
-                void fold_levels(std::size_t s, std::size_t l, const position_type& position, std::size_t depth,
-                                 lane_fold_sink<T, Fold>& sink)
+                void fold_levels(std::size_t s, std::size_t l, const position_type& position,
+                                 std::size_t depth, lane_fold_sink<T, Fold>& sink)
                 {
                     const sum_stage<T>& stage = m_stages[s];
                     if (l + 1 == stage.levels.size())

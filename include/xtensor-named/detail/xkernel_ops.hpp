@@ -32,7 +32,6 @@
 #include "../xcompat_xtensor.hpp"
 #include "xfunctors.hpp"
 
-
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
 
@@ -103,7 +102,7 @@ namespace xt
             };
 
 // An operator of xoperation.hpp, written the same way on numbers and on batches.
-#define XTENSOR_NAMED_KERNEL_OPERATOR(FUNCTOR, BASE, ARITY, EXPRESSION)                                     \
+#define XTENSOR_NAMED_KERNEL_OPERATOR(FUNCTOR, BASE, ARITY, EXPRESSION)                                      \
     template <>                                                                                              \
     struct kernel_op<FUNCTOR> : BASE                                                                         \
     {                                                                                                        \
@@ -126,7 +125,8 @@ namespace xt
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater, kernel_predicate_op, 2, (x > ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater_equal, kernel_predicate_op, 2, (x >= ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::equal_to, kernel_predicate_op, 2, (x == ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::not_equal_to, kernel_predicate_op, 2, simd::not_equal(x...))
+            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::not_equal_to, kernel_predicate_op, 2,
+                                          simd::not_equal(x...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_and, kernel_logical_op, 2, (x && ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_or, kernel_logical_op, 2, (x || ...))
             XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_not, kernel_logical_op, 1, (!x, ...))
@@ -234,7 +234,7 @@ namespace xt
 
 // A function of xtensor's xmath.hpp: xsimd's function of the same name on batches, xtensor's functor on
 // numbers.
-#define XTENSOR_NAMED_KERNEL_MATH(FUNCTOR, BASE, ARITY, SIMD_FUNCTION)                                      \
+#define XTENSOR_NAMED_KERNEL_MATH(FUNCTOR, BASE, ARITY, SIMD_FUNCTION)                                       \
     template <>                                                                                              \
     struct kernel_op<FUNCTOR> : BASE                                                                         \
     {                                                                                                        \
@@ -255,7 +255,7 @@ namespace xt
 
 /// Where xsimd 8's function leaves the accuracy of the rest of its domain, the lanes are computed with
 /// xtensor's functor instead: `Domain::outside(x)` marks them (rarely any, so one test per batch).
-#define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                          \
+#define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                           \
     template <>                                                                                              \
     struct kernel_op<xt::math::NAME##_fun> : kernel_arithmetic_op                                            \
     {                                                                                                        \
@@ -277,8 +277,10 @@ namespace xt
     };
 
 #define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_GUARDED(NAME, kernel_moderate)
-#define XTENSOR_NAMED_KERNEL_BINARY(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 2, xsimd::NAME)
-#define XTENSOR_NAMED_KERNEL_PREDICATE(NAME) XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_predicate_op, 1, xsimd::NAME)
+#define XTENSOR_NAMED_KERNEL_BINARY(NAME)                                                                    \
+    XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 2, xsimd::NAME)
+#define XTENSOR_NAMED_KERNEL_PREDICATE(NAME)                                                                 \
+    XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_predicate_op, 1, xsimd::NAME)
 
             XTENSOR_NAMED_KERNEL_UNARY(abs)
             XTENSOR_NAMED_KERNEL_UNARY(fabs)

@@ -20,7 +20,6 @@
 #include "../xcompat_xsimd.hpp"
 #include "xkernel_layout.hpp"
 
-
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
 
@@ -101,7 +100,8 @@ namespace xt
 
             /// kernel_convert_fn for elements of type U.
             template <class T, class U>
-            inline void kernel_convert(const char* src, kernel_index stride, std::size_t count, T* dst) noexcept
+            inline void kernel_convert(const char* src, kernel_index stride, std::size_t count,
+                                       T* dst) noexcept
             {
                 const U* from = reinterpret_cast<const U*>(src);
                 for (std::size_t j = 0; j < count; ++j)
@@ -144,15 +144,16 @@ namespace xt
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using row_type = kernel_row<T, L>;
 
-                kernel_source(const std::array<kernel_index, slots>& strides, const kernel_leaves<T, L>& leaves);
+                kernel_source(const std::array<kernel_index, slots>& strides,
+                              const kernel_leaves<T, L>& leaves);
 
                 /// The largest chunk prepare accepts: a whole run unless a leaf is gathered.
                 std::size_t chunk() const noexcept;
 
                 /// Points `row` at elements [first, first + count) of the run whose leaf k starts at
                 /// `start[k]`.
-                void prepare(const std::array<const char*, slots>& start, std::size_t first, std::size_t count,
-                             row_type& row);
+                void prepare(const std::array<const char*, slots>& start, std::size_t first,
+                             std::size_t count, row_type& row);
 
             private:
                 std::array<kernel_index, slots> m_stride;
@@ -210,7 +211,8 @@ namespace xt
                         else
                         {
                             T* gathered = m_buffer.data() + k * kernel_chunk<T>;
-                            const char* src = start[k] + static_cast<kernel_index>(first) * stride * m_bytes[k];
+                            const char* src =
+                                start[k] + static_cast<kernel_index>(first) * stride * m_bytes[k];
                             m_convert[k](src, stride, count, gathered);
                             row.set_contiguous(k, gathered);
                         }

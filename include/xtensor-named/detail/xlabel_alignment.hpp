@@ -368,7 +368,7 @@ namespace xt
                 struct run
                 {
                     std::size_t length;
-                    std::ptrdiff_t first;  // `absent` for a run of filled positions
+                    std::ptrdiff_t first; // `absent` for a run of filled positions
                     std::ptrdiff_t stride;
                 };
                 std::vector<run> runs;
@@ -378,10 +378,12 @@ namespace xt
                     const std::ptrdiff_t stride = strides[rank - 1];
                     for (std::size_t i = 0; i < last.size(); ++i)
                     {
-                        const bool extends = !runs.empty() &&
-                                             ((last[i] == absent && runs.back().first == absent) ||
-                                              (last[i] != absent && runs.back().first != absent &&
-                                               last[i] == runs.back().first + static_cast<std::ptrdiff_t>(runs.back().length) * stride));
+                        const bool extends =
+                            !runs.empty() &&
+                            ((last[i] == absent && runs.back().first == absent) ||
+                             (last[i] != absent && runs.back().first != absent &&
+                              last[i] == runs.back().first +
+                                             static_cast<std::ptrdiff_t>(runs.back().length) * stride));
                         if (extends)
                         {
                             ++runs.back().length;
