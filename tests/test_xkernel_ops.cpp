@@ -22,6 +22,7 @@
 
 #include <xtensor-named/detail/xkernel_assign.hpp>
 #include <xtensor-named/xnamed_math.hpp>
+#include <xtensor-named/xnamed_reducers.hpp>
 
 #include "support/kernel_oracle.hpp"
 
@@ -334,6 +335,60 @@ TYPED_TEST(kernel_ops, exp_and_log_near_the_ends_of_their_range_give_what_std_gi
                             std_applied<T>(positive, [](T v) { return std::log10(v); }), 4));
     EXPECT_TRUE(within_ulps(kernel_value<T>(xt::cbrt(subnormals)),
                             std_applied<T>(subnormals, [](T v) { return std::cbrt(v); }), 4));
+}
+
+TYPED_TEST(kernel_ops, exp_lanes_outside_its_range_are_right_in_place_in_reductions_and_streamed)
+{
+    // Runs of float exp are computed without a per-batch test first, and again with it when a lane
+    // was outside exp's range (docs/kernels.md): the second pass must read the input as it was, and
+    // fold every element once.
+    using T = TypeParam;
+    using limits = std::numeric_limits<T>;
+    const T tiny = static_cast<T>(std::log(static_cast<double>(limits::denorm_min())) + 3); // subnormal exp
+    const T huge = static_cast<T>(std::log(static_cast<double>(limits::max())) - T(0.05));  // near overflow
+    const std::size_t rows = 6;
+    const std::size_t columns = 301;
+    xt::xarray<T> x = spread<T>(rows * columns, -3, 3, 23);
+    x.reshape({rows, columns});
+    x(1, 5) = tiny;
+    x(2, 17) = huge;
+    x(4, 300) = limits::quiet_NaN();
+    const xt::xarray<T> expected = std_applied<T>(x, [](T v) { return std::exp(v); });
+    EXPECT_TRUE(within_ulps(kernel_value<T>(xt::exp(x)), expected, 4));
+
+    xt::xarray<T> in_place = x;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(in_place, xt::exp(in_place)));
+    EXPECT_TRUE(within_ulps(in_place, expected, 4));
+
+    // Minimum and maximum pick one element: a subnormal or a finite maximum shows the lane recomputed.
+    xt::xarray<T> finite = x;
+    finite(4, 300) = T(0);
+    const xt::xarray<T> finite_expected = std_applied<T>(finite, [](T v) { return std::exp(v); });
+    const auto exp_finite = xt::exp(finite);
+    for (std::size_t axis : {0u, 1u})
+    {
+        EXPECT_TRUE(within_ulps(kernel_value<T>(xn::detail::fold_reducer<xn::detail::min_fold>(
+                                    exp_finite, std::vector<std::size_t>{axis})),
+                                xt::eval(xt::amin(finite_expected, {axis})), 4))
+            << "axis " << axis;
+        EXPECT_TRUE(within_ulps(kernel_value<T>(xn::detail::fold_reducer<xn::detail::max_fold>(
+                                    exp_finite, std::vector<std::size_t>{axis})),
+                                xt::eval(xt::amax(finite_expected, {axis})), 4))
+            << "axis " << axis;
+    }
+    const auto smallest = kernel_value<T>(
+        xn::detail::fold_reducer<xn::detail::min_fold>(exp_finite, std::vector<std::size_t>{0, 1}));
+    EXPECT_EQ(smallest(), finite_expected(1, 5));
+
+    // An output large enough for streaming stores.
+    const std::size_t long_columns =
+        std::size_t(XTENSOR_NAMED_STREAMING_MIN_BYTES) / 2 / sizeof(T) / rows + 7;
+    xt::xarray<T> large = spread<T>(rows * long_columns, -3, 3, 24);
+    large.reshape({rows, long_columns});
+    large(3, long_columns - 2) = tiny;
+    const xt::xarray<T> large_result = kernel_value<T>(xt::exp(large));
+    EXPECT_TRUE(within_ulps(large_result, std_applied<T>(large, [](T v) { return std::exp(v); }), 4));
+    EXPECT_GT(large_result(3, long_columns - 2), T(0));
 }
 
 TYPED_TEST(kernel_ops, a_math_function_inside_arithmetic_keeps_the_rest_exact)

@@ -45,16 +45,19 @@
 #define XTENSOR_NAMED_CONTRACT_BARRIER(value) static_cast<void>(value)
 #endif
 
-// A function called rarely from a loop, kept out of it; a condition rarely true.
+// A function called rarely from a loop, kept out of it; a condition rarely true; one rarely false.
 #if defined(__GNUC__)
 #define XTENSOR_NAMED_COLD __attribute__((noinline, cold))
 #define XTENSOR_NAMED_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)
+#define XTENSOR_NAMED_LIKELY(condition) __builtin_expect(static_cast<bool>(condition), 1)
 #elif defined(_MSC_VER)
 #define XTENSOR_NAMED_COLD __declspec(noinline)
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
+#define XTENSOR_NAMED_LIKELY(condition) (condition)
 #else
 #define XTENSOR_NAMED_COLD
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
+#define XTENSOR_NAMED_LIKELY(condition) (condition)
 #endif
 
 // GCC before 12.3 warns that the undefined registers of its own AVX-512 intrinsics (`__m256d __Y = __Y;` in

@@ -99,6 +99,7 @@ namespace xt
             struct kernel_unsupported
             {
                 static constexpr bool supported = false;
+                static constexpr bool notes_inside = false;
                 static constexpr std::size_t leaves = 0;
             };
 
@@ -126,6 +127,7 @@ namespace xt
             {
                 using value_type = T;
                 static constexpr bool supported = true;
+                static constexpr bool notes_inside = false;
                 static constexpr std::size_t leaves = 1;
 
                 template <std::size_t I, class Row>
@@ -210,6 +212,19 @@ namespace xt
                 }
             }
 
+            /// Whether an operation on batches of `T` can note the lanes inside its accurate range
+            /// (`apply_noting`) instead of testing every batch (see kernel_noting_row).
+            template <class Op, class T, class = void>
+            struct kernel_notes_inside : std::false_type
+            {
+            };
+
+            template <class Op, class T>
+            struct kernel_notes_inside<Op, T, std::void_t<decltype(Op::template notes_inside<T>)>>
+                : std::bool_constant<Op::template notes_inside<T>>
+            {
+            };
+
             template <class T, class F, class... CT>
             struct kernel_function
             {
@@ -233,6 +248,8 @@ namespace xt
                 }
 
                 static constexpr bool supported = fits() && (kernel_node<T, CT>::supported && ...);
+                static constexpr bool notes_inside =
+                    kernel_notes_inside<op, T>::value || (kernel_node<T, CT>::notes_inside || ...);
                 static constexpr std::size_t leaves = (kernel_node<T, CT>::leaves + ... + 0);
 
                 // The first leaf index of each child, leaves numbered depth first.
@@ -320,9 +337,19 @@ namespace xt
                 static auto apply(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    return op::apply(
-                        kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(row,
-                                                                                                      i)...);
+                    if constexpr (is_noting_row<Row>::value && kernel_notes_inside<op, T>::value)
+                    {
+                        return op::apply_noting(
+                            row.inside,
+                            kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
+                                row, i)...);
+                    }
+                    else
+                    {
+                        return op::apply(
+                            kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
+                                row, i)...);
+                    }
                 }
 
                 template <std::size_t I, class Row, std::size_t... J>
@@ -343,6 +370,7 @@ namespace xt
                 using expression_type = xt::xbroadcast<CT, X>;
 
                 static constexpr bool supported = child::supported;
+                static constexpr bool notes_inside = child::notes_inside;
                 static constexpr std::size_t leaves = child::leaves;
 
                 template <class C>

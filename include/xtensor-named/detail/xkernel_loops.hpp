@@ -60,6 +60,13 @@ namespace xt
                 {
                     dst[i] = value;
                 }
+
+                /// Whether writing the run a second time gives the same: not when it overwrites an input.
+                template <class Row>
+                bool replayable(const Row& row) const noexcept
+                {
+                    return !row.reads(dst);
+                }
             };
 
             /// Writes the values of a run, converted, to elements `stride` apart: an output of another
@@ -84,6 +91,13 @@ namespace xt
                 {
                     dst[static_cast<kernel_index>(i) * stride] = static_cast<O>(value);
                 }
+
+                /// Whether writing the run a second time gives the same: not when it overwrites an input.
+                template <class Row>
+                bool replayable(const Row& row) const noexcept
+                {
+                    return !row.reads(dst);
+                }
             };
 
             /// Folds the values of a run into consecutive partial results: acc = fold(acc, value), as
@@ -102,6 +116,13 @@ namespace xt
                 void put_scalar(std::size_t i, T value) noexcept
                 {
                     acc[i] = Fold::combine(acc[i], value);
+                }
+
+                /// The run folds into memory: a second pass would fold it twice.
+                template <class Row>
+                bool replayable(const Row&) const noexcept
+                {
+                    return false;
                 }
             };
 
@@ -134,6 +155,13 @@ namespace xt
                 void put_scalar(std::size_t, T value) noexcept
                 {
                     tail = Fold::combine(tail, value);
+                }
+
+                /// The run folds into this sink's own copy: a copy taken before it can take it again.
+                template <class Row>
+                bool replayable(const Row&) const noexcept
+                {
+                    return true;
                 }
 
                 T total(T init) const noexcept
@@ -262,14 +290,32 @@ namespace xt
             inline void eval_run(const Row& row, std::size_t count, Sink& sink) noexcept
             {
                 using T = typename Node::value_type;
+                if constexpr (Node::notes_inside && simd::has_batch_v<T> && !is_noting_row<Row>::value)
+                {
+                    // Without the guarded functions' tests first (kernel_noting_row); again with them
+                    // where a lane was outside a function's range, from the sink's state before the run.
+                    if (sink.replayable(row))
+                    {
+                        const kernel_noting_row<Row, T> noting(row);
+                        Sink first = sink;
+                        eval_run<Node>(noting, count, first);
+                        if (XTENSOR_NAMED_LIKELY(xsimd::all(noting.inside)))
+                        {
+                            sink = first;
+                            return;
+                        }
+                    }
+                }
                 constexpr std::size_t width = simd::batch_size<T>;
                 // Local copies: SIMD stores may alias anything, so the compiler would otherwise reload
                 // the row's pointers and the sink's state after every store.
                 const Row local_row = row;
                 Sink local_sink = sink;
                 std::size_t i = 0;
-                // Four batches a step: the loads of one batch overlap the arithmetic of another.
-                for (; i + 4 * width <= count; i += 4 * width)
+                // Four batches a step: the loads of one batch overlap the arithmetic of another. Not
+                // where the run notes a function's range: that function is long enough to overlap the
+                // loads, and four of it do not fit in the registers with its constants.
+                for (; !is_noting_row<Row>::value && i + 4 * width <= count; i += 4 * width)
                 {
                     const simd::batch<T> v0 = Node::template load<0>(local_row, i);
                     const simd::batch<T> v1 = Node::template load<0>(local_row, i + width);
@@ -289,12 +335,29 @@ namespace xt
                     local_sink.put_scalar(i, Node::template load_scalar<0>(local_row, i));
                 }
                 sink = local_sink;
+                if constexpr (is_noting_row<Row>::value)
+                {
+                    row.inside = local_row.inside;
+                }
             }
 
             template <class Node, class Row, class T>
             inline void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept
             {
                 using traits = simd::batch_traits<T>;
+                if constexpr (Node::notes_inside && simd::has_batch_v<T> && !is_noting_row<Row>::value)
+                {
+                    // As eval_run.
+                    if (!row.reads(dst))
+                    {
+                        const kernel_noting_row<Row, T> noting(row);
+                        eval_run_streaming<Node>(noting, count, dst);
+                        if (XTENSOR_NAMED_LIKELY(xsimd::all(noting.inside)))
+                        {
+                            return;
+                        }
+                    }
+                }
                 constexpr std::size_t width = simd::batch_size<T>;
                 constexpr std::size_t alignment = sizeof(simd::batch<T>);
                 const Row local_row = row;
@@ -314,6 +377,10 @@ namespace xt
                 for (; i < count; ++i)
                 {
                     local_dst[i] = Node::template load_scalar<0>(local_row, i);
+                }
+                if constexpr (is_noting_row<Row>::value)
+                {
+                    row.inside = local_row.inside;
                 }
             }
 

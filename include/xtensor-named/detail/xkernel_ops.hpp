@@ -156,6 +156,14 @@ namespace xt
                 }
             };
 
+            /// Set on the lanes in [low, high]: never on NaN, whose ordered comparisons are false.
+            template <class B>
+            auto inside_range(const B& x, double low, double high) noexcept
+            {
+                using T = typename B::value_type;
+                return (x >= B(T(low))) && (x <= B(T(high)));
+            }
+
             /// Set on the lanes outside [low, high], NaN included: the ordered comparisons are false on NaN,
             /// so that NaN is never inside (`x != x` would not find it: xsimd's AVX `!=` is ordered too).
             /// Integer lanes are never outside (a bound beyond their range would not convert).
@@ -165,7 +173,7 @@ namespace xt
                 using T = typename B::value_type;
                 if constexpr (std::is_floating_point<T>::value)
                 {
-                    return !((x >= B(T(low))) && (x <= B(T(high))));
+                    return !inside_range(x, low, high);
                 }
                 else
                 {
@@ -184,6 +192,13 @@ namespace xt
                     constexpr bool single = sizeof(typename B::value_type) == 4;
                     return outside_or_nan(x, single ? -87.3 : -708.3, single ? 88.0 : 709.0);
                 }
+
+                template <class B>
+                static auto inside(const B& x) noexcept
+                {
+                    constexpr bool single = sizeof(typename B::value_type) == 4;
+                    return inside_range(x, single ? -87.3 : -708.3, single ? 88.0 : 709.0);
+                }
             };
 
             /// The lanes of exp2 outside the normal results, and NaN: xsimd's exp2 converts the input to
@@ -195,6 +210,13 @@ namespace xt
                 {
                     constexpr bool single = sizeof(typename B::value_type) == 4;
                     return outside_or_nan(x, single ? -126 : -1022, single ? 127 : 1023);
+                }
+
+                template <class B>
+                static auto inside(const B& x) noexcept
+                {
+                    constexpr bool single = sizeof(typename B::value_type) == 4;
+                    return inside_range(x, single ? -126 : -1022, single ? 127 : 1023);
                 }
             };
 
@@ -256,6 +278,12 @@ namespace xt
 /// Where xsimd 8's function leaves the accuracy of the rest of its domain, the lanes are computed with
 /// xtensor's functor instead: `Domain::outside(x)` marks them (rarely any, so one test per batch).
 #define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                           \
+    XTENSOR_NAMED_KERNEL_GUARDED_BEGIN(NAME, DOMAIN)                                                         \
+    }                                                                                                        \
+    ;
+
+// The kernel_op of a guarded function, left open for more members.
+#define XTENSOR_NAMED_KERNEL_GUARDED_BEGIN(NAME, DOMAIN)                                                     \
     template <>                                                                                              \
     struct kernel_op<xt::math::NAME##_fun> : kernel_arithmetic_op                                            \
     {                                                                                                        \
@@ -273,8 +301,23 @@ namespace xt
                     x, DOMAIN::outside(x), [](const V& v) { return xsimd::NAME(v); },                        \
                     [](auto v) { return xt::math::NAME##_fun{}(v); });                                       \
             }                                                                                                \
-        }                                                                                                    \
-    };
+        }
+
+/// A guarded function whose float form xsimd computes with the processor's conversions, defined on every
+/// input (a lane outside gives a wrong number, not undefined behaviour): in a float run it can skip the
+/// branch, clear the lanes outside in `inside`, and leave them to a second pass (kernel_noting_row).
+#define XTENSOR_NAMED_KERNEL_NOTING(NAME, DOMAIN)                                                            \
+    XTENSOR_NAMED_KERNEL_GUARDED_BEGIN(NAME, DOMAIN)                                                         \
+    template <class T>                                                                                       \
+    static constexpr bool notes_inside = std::is_same<T, float>::value;                                      \
+    template <class V, class M>                                                                              \
+    static V apply_noting(M& inside, const V& x) noexcept                                                    \
+    {                                                                                                        \
+        inside = inside & DOMAIN::inside(x);                                                                 \
+        return xsimd::NAME(x);                                                                               \
+    }                                                                                                        \
+    }                                                                                                        \
+    ;
 
 #define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_GUARDED(NAME, kernel_moderate)
 #define XTENSOR_NAMED_KERNEL_BINARY(NAME)                                                                    \
@@ -285,9 +328,9 @@ namespace xt
             XTENSOR_NAMED_KERNEL_UNARY(abs)
             XTENSOR_NAMED_KERNEL_UNARY(fabs)
             XTENSOR_NAMED_KERNEL_BINARY(fdim)
-            XTENSOR_NAMED_KERNEL_GUARDED(exp, kernel_exp_range)
-            XTENSOR_NAMED_KERNEL_GUARDED(exp2, kernel_exp2_range)
-            XTENSOR_NAMED_KERNEL_GUARDED(expm1, kernel_exp_range)
+            XTENSOR_NAMED_KERNEL_NOTING(exp, kernel_exp_range)
+            XTENSOR_NAMED_KERNEL_NOTING(exp2, kernel_exp2_range)
+            XTENSOR_NAMED_KERNEL_NOTING(expm1, kernel_exp_range)
             XTENSOR_NAMED_KERNEL_GUARDED(log, kernel_normal_positive)
             XTENSOR_NAMED_KERNEL_GUARDED(log10, kernel_normal_positive)
             XTENSOR_NAMED_KERNEL_GUARDED(log2, kernel_normal_positive)

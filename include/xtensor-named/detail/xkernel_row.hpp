@@ -76,6 +76,19 @@ namespace xt
                     return ptr[I][i & mask[I]];
                 }
 
+                /// Whether a leaf reads from `address`: an output written over its own input.
+                bool reads(const void* address) const noexcept
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        if (static_cast<const void*>(ptr[k]) == address)
+                        {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+
                 /// Points leaf k at a run stored contiguously from `start`.
                 void set_contiguous(std::size_t k, const T* start) noexcept
                 {
@@ -90,6 +103,30 @@ namespace xt
                     mask[k] = 0;
                     value[k] = simd::batch_traits<T>::splat(*element);
                 }
+            };
+
+            /**
+             * A row whose guarded float functions (exp, expm1, exp2) skip their per-batch branch: each
+             * clears in `inside` the lanes outside its function's accurate range, and the run is computed
+             * again with the branches when one was (kernel_op::apply_noting, eval_run). The loop then
+             * holds no call and keeps the function's constants in registers.
+             */
+            template <class Row, class T>
+            struct kernel_noting_row : Row
+            {
+                mutable simd::mask<T> inside;
+
+                explicit kernel_noting_row(const Row& row) noexcept : Row(row), inside(true) {}
+            };
+
+            template <class Row>
+            struct is_noting_row : std::false_type
+            {
+            };
+
+            template <class Row, class T>
+            struct is_noting_row<kernel_noting_row<Row, T>> : std::true_type
+            {
             };
 
             /// Converts `count` elements, `stride` elements apart from `src`, into T at `dst`, as C++
