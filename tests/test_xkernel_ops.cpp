@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The functions the kernels evaluate themselves (detail/xkernel_ops.hpp): comparisons, logical
+// The functions the kernels evaluate themselves (detail/kernels/xkernel_ops.hpp): comparisons, logical
 // operations, selection, minimum and maximum bit for bit as xtensor's assignment; xsimd's math
 // functions within the documented bound of std:: (docs/kernels.md); operands and outputs of other
 // element types converted as C++ converts them; reducers inside a tree evaluated first.
@@ -20,7 +20,7 @@
 
 #include <gtest/gtest.h>
 
-#include <xtensor-named/detail/xkernel_assign.hpp>
+#include <xtensor-named/detail/kernels/xkernel_assign.hpp>
 #include <xtensor-named/xnamed_math.hpp>
 #include <xtensor-named/xnamed_reducers.hpp>
 

@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include <xtensor-named/detail/xkernel_assign.hpp>
+#include <xtensor-named/detail/kernels/xkernel_assign.hpp>
 #include <xtensor-named/xadjoint.hpp>
 #include <xtensor-named/xevaluate.hpp>
 

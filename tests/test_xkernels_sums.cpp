@@ -21,7 +21,7 @@
 
 #include <gtest/gtest.h>
 
-#include <xtensor-named/detail/xkernel_assign.hpp>
+#include <xtensor-named/detail/kernels/xkernel_assign.hpp>
 #include <xtensor-named/xadjoint.hpp>
 #include <xtensor-named/xevaluate.hpp>
 #include <xtensor-named/xnamed_reducers.hpp>

@@ -965,8 +965,8 @@ TEST(xnamed_operators, exact_matches_the_reference_on_random_operands)
 
 using xn_test::counting_numpy;
 
-// Operations reuse the plans of the built-in strategies (detail/xplan_cache.hpp); a user's strategy is
-// asked by every operation, whatever its operands.
+// Operations reuse the plans of the built-in strategies (detail/operations/xplan_cache.hpp); a user's
+// strategy is asked by every operation, whatever its operands.
 TEST(xnamed_operators, asks_a_users_strategy_for_operands_of_equal_dims_and_shapes)
 {
     const xt::xtensor<double, 2> values = {{1., 2.}, {3., 4.}};

@@ -39,9 +39,9 @@
 #include "xnamed_expression.hpp"
 #include "xpartial_shape.hpp"
 #include "xstrategies.hpp"
-#include "detail/xaligned_view.hpp"
-#include "detail/xbroadcast_arguments.hpp"
-#include "detail/xelementwise.hpp"
+#include "detail/expression/xaligned_view.hpp"
+#include "detail/operations/xbroadcast_arguments.hpp"
+#include "detail/operations/xelementwise.hpp"
 
 namespace xt
 {

@@ -103,9 +103,9 @@ namespace xt
             /**
              * Whether `S`'s plan depends on nothing but the dims and sizes of its operands, so that an
              * operation may reuse the plan it made for operands of the same dims and sizes
-             * (detail/xplan_cache.hpp), a cost per operation that counts for small arrays. True for the
-             * built-in strategies only (see xstrategies.hpp); a user's strategy is always asked (it may
-             * count its calls, or depend on state of its own).
+             * (detail/operations/xplan_cache.hpp), a cost per operation that counts for small arrays. True
+             * for the built-in strategies only (see xstrategies.hpp); a user's strategy is always asked (it
+             * may count its calls, or depend on state of its own).
              */
             template <class S>
             struct reusable_plans : std::false_type

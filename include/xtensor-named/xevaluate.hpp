@@ -23,8 +23,8 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
-#include "detail/xaligned_view.hpp"
-#include "detail/xevaluate_into.hpp"
+#include "detail/expression/xaligned_view.hpp"
+#include "detail/kernels/xevaluate_into.hpp"
 
 namespace xt
 {

@@ -13,10 +13,10 @@
 // Decisions:
 // - Every result is a lazy, read-only xtensor expression: an xt::xbroadcast, as the
 //   detail::xreadonly_broadcast that makes a write through it one static_assert sentence
-//   (detail/xreadonly_broadcast.hpp says how), over the input itself (broadcast_to) or over a view that
-//   inserts size-1 axes at the new positions and permutes named axes (broadcast, broadcast_in_dim,
+//   (detail/kernels/xreadonly_broadcast.hpp says how), over the input itself (broadcast_to) or over a view
+//   that inserts size-1 axes at the new positions and permutes named axes (broadcast, broadcast_in_dim,
 //   broadcast_like): the strided view of detail::aligned_view for an input with a data interface, an
-//   index-reading one for any other (detail/xaligned_view.hpp says why). Nothing is copied before
+//   index-reading one for any other (detail/expression/xaligned_view.hpp says why). Nothing is copied before
 //   evaluation.
 // - broadcast_like lines the input up with the target under the input's strategy, as the operators
 //   would, and requires the broadcast to give exactly the target's axes: the result has the target's
@@ -38,9 +38,9 @@
 #include "xcompat_xtensor.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
-#include "detail/xaligned_view.hpp"
-#include "detail/xbroadcast_arguments.hpp"
-#include "detail/xreadonly_broadcast.hpp"
+#include "detail/expression/xaligned_view.hpp"
+#include "detail/operations/xbroadcast_arguments.hpp"
+#include "detail/kernels/xreadonly_broadcast.hpp"
 
 namespace xt
 {

@@ -25,8 +25,8 @@
 #include "xerrors.hpp"
 #include "xpartial_shape.hpp"
 #include "xstrategies.hpp"
-#include "detail/xaligned_view.hpp"
-#include "detail/xcoords_axes.hpp"
+#include "detail/expression/xaligned_view.hpp"
+#include "detail/expression/xcoords_axes.hpp"
 
 namespace xt
 {

@@ -11,8 +11,8 @@
 
 // The elementwise functions of xtensor's xmath and xoperation on named expressions: xn::exp,
 // xn::pow, xn::where, ... Each forwards to the xtensor function of the same name through the path of the
-// operators (detail/xelementwise.hpp): operands may be named, plain or numbers; the named ones line up
-// under their strategy and the result is a lazy named expression. Without a named operand, the result
+// operators (detail/operations/xelementwise.hpp): operands may be named, plain or numbers; the named ones
+// line up under their strategy and the result is a lazy named expression. Without a named operand, the result
 // is xtensor's own.
 
 #include <cstddef>
@@ -23,8 +23,8 @@
 #include "xcompat_xtensor.hpp"
 #include "xnamed_expression.hpp"
 #include "xnamed_operators.hpp"
-#include "detail/xelementwise.hpp"
-#include "detail/xfunctors.hpp"
+#include "detail/operations/xelementwise.hpp"
+#include "detail/kernels/xfunctors.hpp"
 
 namespace xt
 {

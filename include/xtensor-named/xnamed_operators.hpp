@@ -25,7 +25,7 @@
 #include "xcompat_xtensor.hpp"
 #include "xnamed_expression.hpp"
 #include "xshaping.hpp"
-#include "detail/xelementwise.hpp"
+#include "detail/operations/xelementwise.hpp"
 
 namespace xt
 {

@@ -21,7 +21,7 @@
 //   is NaN (0 / 0);
 // - nansum adds the elements that are not NaN; nanmean divides that by their count.
 // An operand that is not an elementwise tree (a reduction, a generator) is evaluated into a temporary
-// first, as the operations do (detail/xaligned_view.hpp).
+// first, as the operations do (detail/expression/xaligned_view.hpp).
 
 #include <algorithm>
 #include <cstddef>
@@ -36,8 +36,8 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
-#include "detail/xaligned_view.hpp"
-#include "detail/xfunctors.hpp"
+#include "detail/expression/xaligned_view.hpp"
+#include "detail/kernels/xfunctors.hpp"
 
 namespace xt
 {

@@ -34,7 +34,7 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xpartial_shape.hpp"
-#include "detail/xunify.hpp"
+#include "detail/plans/xunify.hpp"
 
 namespace xt
 {

@@ -2,7 +2,7 @@
 // A broadcast is a view in which many positions share one element: writing through it would write
 // them all, so xn::broadcast_to gives a read-only view (core.matrix: "you should not attempt to mutate a
 // broadcasted array"). This must not compile, and the first error must be the static_assert's sentence
-// (detail/xreadonly_broadcast.hpp), not xtensor's "assignment of read-only location".
+// (detail/kernels/xreadonly_broadcast.hpp), not xtensor's "assignment of read-only location".
 
 #include <xtensor-named/xexplicit_broadcast.hpp>
 

@@ -26,7 +26,7 @@
 
 #include <gtest/gtest.h>
 
-#include <xtensor-named/detail/xkernel_assign.hpp>
+#include <xtensor-named/detail/kernels/xkernel_assign.hpp>
 
 namespace kernel_oracle
 {

@@ -26,12 +26,12 @@
 #include <utility>
 #include <vector>
 
-#include "../xbroadcast_plan.hpp"
-#include "../xerrors.hpp"
-#include "../xnamed_expression.hpp"
-#include "../xpartial_shape.hpp"
-#include "xaligned_view.hpp"
-#include "xunify.hpp"
+#include "../../xbroadcast_plan.hpp"
+#include "../../xerrors.hpp"
+#include "../../xnamed_expression.hpp"
+#include "../../xpartial_shape.hpp"
+#include "../expression/xaligned_view.hpp"
+#include "../plans/xunify.hpp"
 
 namespace xt
 {

@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "../xcompat_xsimd.hpp"
+#include "../../xcompat_xsimd.hpp"
 #include "xkernel_layout.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.

@@ -34,12 +34,12 @@
 #include <utility>
 #include <vector>
 
-#include "../xcompat_xtensor.hpp"
-#include "../xcoords.hpp"
-#include "../xerrors.hpp"
-#include "../xnamed_expression.hpp"
-#include "../xshaping.hpp"
-#include "xaligned_view.hpp"
+#include "../../xcompat_xtensor.hpp"
+#include "../../xcoords.hpp"
+#include "../../xerrors.hpp"
+#include "../../xnamed_expression.hpp"
+#include "../../xshaping.hpp"
+#include "../expression/xaligned_view.hpp"
 
 namespace xt
 {

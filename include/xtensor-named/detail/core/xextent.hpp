@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "../xerrors.hpp"
+#include "../../xerrors.hpp"
 
 namespace xt
 {

@@ -23,8 +23,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../xcompat_xsimd.hpp"
-#include "../xcompat_xtensor.hpp"
+#include "../../xcompat_xsimd.hpp"
+#include "../../xcompat_xtensor.hpp"
 #include "xkernel_ops.hpp"
 #include "xkernel_row.hpp"
 #include "xreadonly_broadcast.hpp"

@@ -11,8 +11,8 @@
 
 // The one path of every elementwise operation on named expressions (operators, math functions,
 // xn::apply, xn::broadcast): the operands' shapes and names go to the strategy, its plan is checked
-// against the real sizes, and each operand becomes an aligned view (detail/xaligned_view.hpp) before
-// xtensor builds its own lazy xfunction over them. Nothing is evaluated, nothing copied.
+// against the real sizes, and each operand becomes an aligned view (detail/expression/xaligned_view.hpp)
+// before xtensor builds its own lazy xfunction over them. Nothing is evaluated, nothing copied.
 
 #include <array>
 #include <cstddef>
@@ -23,12 +23,12 @@
 #include <utility>
 #include <vector>
 
-#include "../xbroadcast_plan.hpp"
-#include "../xcompat_xtensor.hpp"
-#include "../xnamed_expression.hpp"
-#include "../xpartial_shape.hpp"
-#include "../xshaping.hpp"
-#include "xaligned_view.hpp"
+#include "../../xbroadcast_plan.hpp"
+#include "../../xcompat_xtensor.hpp"
+#include "../../xnamed_expression.hpp"
+#include "../../xpartial_shape.hpp"
+#include "../../xshaping.hpp"
+#include "../expression/xaligned_view.hpp"
 #include "xlabel_alignment.hpp"
 #include "xoperand_kinds.hpp"
 #include "xplan_cache.hpp"

@@ -20,7 +20,7 @@
 #include <numeric>
 #include <utility>
 
-#include "../xcompat_xtensor.hpp"
+#include "../../xcompat_xtensor.hpp"
 
 namespace xt
 {

@@ -26,13 +26,13 @@
 #include <utility>
 #include <vector>
 
-#include "../xbroadcast_plan.hpp"
-#include "../xcompat_xtensor.hpp"
-#include "../xerrors.hpp"
-#include "../xpartial_shape.hpp"
-#include "xevaluate_into.hpp"
-#include "xextent.hpp"
-#include "xreadonly_broadcast.hpp"
+#include "../../xbroadcast_plan.hpp"
+#include "../../xcompat_xtensor.hpp"
+#include "../../xerrors.hpp"
+#include "../../xpartial_shape.hpp"
+#include "../kernels/xevaluate_into.hpp"
+#include "../core/xextent.hpp"
+#include "../kernels/xreadonly_broadcast.hpp"
 
 namespace xt
 {

@@ -10,8 +10,8 @@
 #define XTENSOR_NAMED_DETAIL_XKERNEL_OPS_HPP
 
 // The functions the kernels evaluate themselves, and the folds of the reductions they run. Each known
-// functor of xtensor (and of detail/xfunctors.hpp) has two forms: on SIMD batches, xsimd's function of
-// the same name, which is what xtensor's own SIMD loops call; on single numbers (the elements after the
+// functor of xtensor (and of detail/kernels/xfunctors.hpp) has two forms: on SIMD batches, xsimd's function
+// of the same name, which is what xtensor's own SIMD loops call; on single numbers (the elements after the
 // last whole batch), xtensor's functor itself, which is what xtensor's scalar loops call. Arithmetic,
 // comparisons, selection, minimum and maximum are exact, so both forms agree bit for bit; xsimd's
 // transcendental functions differ from std:: by a few units in the last place (docs/kernels.md gives
@@ -28,8 +28,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "../xcompat_xsimd.hpp"
-#include "../xcompat_xtensor.hpp"
+#include "../../xcompat_xsimd.hpp"
+#include "../../xcompat_xtensor.hpp"
 #include "xfunctors.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
@@ -403,7 +403,7 @@ namespace xt
                 }
             };
 
-            /// The library's own functors (detail/xfunctors.hpp) take numbers and batches alike.
+            /// The library's own functors (detail/kernels/xfunctors.hpp) take numbers and batches alike.
             template <class F>
             struct kernel_own_op : kernel_arithmetic_op
             {

@@ -22,11 +22,11 @@
 #include <variant>
 #include <vector>
 
-#include "../xcompat_xtensor.hpp"
-#include "../xcoords.hpp"
-#include "../xdims.hpp"
-#include "../xerrors.hpp"
-#include "../xpartial_shape.hpp"
+#include "../../xcompat_xtensor.hpp"
+#include "../../xcoords.hpp"
+#include "../../xdims.hpp"
+#include "../../xerrors.hpp"
+#include "../../xpartial_shape.hpp"
 #include "xaligned_view.hpp"
 
 namespace xt
@@ -49,8 +49,9 @@ namespace xt
             /**
              * The labels of an elementwise result of `shape`: each result axis takes the labels of the
              * operands' axes that land on it (`operands[k]` has `names` and `coords`, or is nullptr for a
-             * plain expression). Operands are aligned by label first (detail/xlabel_alignment.hpp), so the
-             * labels that meet on one axis are equal; a labelled axis is never stretched (xn::shape_error).
+             * plain expression). Operands are aligned by label first
+             * (detail/operations/xlabel_alignment.hpp), so the labels that meet on one axis are equal; a
+             * labelled axis is never stretched (xn::shape_error).
              */
             template <class M, class Shape>
             coords combine_coords(std::string_view operation, const named::dims& names, const Shape& shape,

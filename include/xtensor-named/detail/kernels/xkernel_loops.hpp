@@ -22,7 +22,7 @@
 #include <memory>
 #include <vector>
 
-#include "../xcompat_xsimd.hpp"
+#include "../../xcompat_xsimd.hpp"
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_row.hpp"

@@ -18,10 +18,10 @@
 #include <string>
 #include <string_view>
 
-#include "../xbroadcast_plan.hpp"
-#include "../xdims.hpp"
-#include "../xerrors.hpp"
-#include "../xpartial_shape.hpp"
+#include "../../xbroadcast_plan.hpp"
+#include "../../xdims.hpp"
+#include "../../xerrors.hpp"
+#include "../../xpartial_shape.hpp"
 
 namespace xt
 {

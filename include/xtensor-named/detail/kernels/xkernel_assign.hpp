@@ -20,8 +20,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "../xcompat_xsimd.hpp"
-#include "../xcompat_xtensor.hpp"
+#include "../../xcompat_xsimd.hpp"
+#include "../../xcompat_xtensor.hpp"
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_loops.hpp"

@@ -19,8 +19,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../xcompat_xsimd.hpp"
-#include "../xcompat_xtensor.hpp"
+#include "../../xcompat_xsimd.hpp"
+#include "../../xcompat_xtensor.hpp"
 
 namespace xt
 {

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "../xdims.hpp"
-#include "../xnamed_expression.hpp"
-#include "xaligned_view.hpp"
+#include "../../xdims.hpp"
+#include "../../xnamed_expression.hpp"
+#include "../expression/xaligned_view.hpp"
 #include "xoperand_kinds.hpp"
 
 namespace xt

@@ -43,7 +43,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../xcompat_xtensor.hpp"
+#include "../../xcompat_xtensor.hpp"
 
 namespace xt
 {

@@ -17,8 +17,8 @@
 
 #include <xtl/xcomplex.hpp>
 
-#include "../xcompat_xtensor.hpp"
-#include "../xnamed_expression.hpp"
+#include "../../xcompat_xtensor.hpp"
+#include "../../xnamed_expression.hpp"
 
 namespace xt
 {

@@ -18,8 +18,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../xcompat_xtensor.hpp"
-#include "xextent.hpp"
+#include "../../xcompat_xtensor.hpp"
+#include "../core/xextent.hpp"
 #include "xkernel_assign.hpp"
 
 namespace xt
