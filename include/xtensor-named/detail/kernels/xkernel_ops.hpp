@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
@@ -156,81 +157,75 @@ namespace xt
                 }
             };
 
-            /// Set on the lanes in [low, high]: never on NaN, whose ordered comparisons are false.
-            template <class B>
-            auto inside_range(const B& x, double low, double high) noexcept
+            /**
+             * The lanes of a function outside the interval where xsimd computes it well, NaN included:
+             * `Bounds::template of<T>()` gives the interval for lanes of T. `inside` is set on the lanes
+             * in it, never on NaN (ordered comparisons are false on NaN; `x != x` would not find it:
+             * xsimd's AVX `!=` is ordered too). Integer lanes are never outside.
+             */
+            template <class Bounds>
+            struct kernel_interval
             {
-                using T = typename B::value_type;
-                return (x >= B(T(low))) && (x <= B(T(high)));
-            }
-
-            /// Set on the lanes outside [low, high], NaN included: the ordered comparisons are false on NaN,
-            /// so that NaN is never inside (`x != x` would not find it: xsimd's AVX `!=` is ordered too).
-            /// Integer lanes are never outside (a bound beyond their range would not convert).
-            template <class B>
-            auto outside_or_nan(const B& x, double low, double high) noexcept
-            {
-                using T = typename B::value_type;
-                if constexpr (std::is_floating_point<T>::value)
-                {
-                    return !inside_range(x, low, high);
-                }
-                else
-                {
-                    return x != x;
-                }
-            }
-
-            /// The lanes of exp and expm1 that xsimd 8 gets wrong: results below the smallest normal
-            /// number (it gives 0 instead of a subnormal) or near the largest (it overflows early); and
-            /// NaN, which its conversion to integers would overflow (undefined behaviour).
-            struct kernel_exp_range
-            {
-                template <class B>
-                static auto outside(const B& x) noexcept
-                {
-                    constexpr bool single = sizeof(typename B::value_type) == 4;
-                    return outside_or_nan(x, single ? -87.3 : -708.3, single ? 88.0 : 709.0);
-                }
-
                 template <class B>
                 static auto inside(const B& x) noexcept
                 {
-                    constexpr bool single = sizeof(typename B::value_type) == 4;
-                    return inside_range(x, single ? -87.3 : -708.3, single ? 88.0 : 709.0);
+                    using T = typename B::value_type;
+                    constexpr auto bounds = Bounds::template of<T>();
+                    return (x >= B(T(bounds.first))) && (x <= B(T(bounds.second)));
                 }
-            };
 
-            /// The lanes of exp2 outside the normal results, and NaN: xsimd's exp2 converts the input to
-            /// integers, which a NaN, an infinity or a huge value overflows (undefined behaviour).
-            struct kernel_exp2_range
-            {
                 template <class B>
                 static auto outside(const B& x) noexcept
                 {
-                    constexpr bool single = sizeof(typename B::value_type) == 4;
-                    return outside_or_nan(x, single ? -126 : -1022, single ? 127 : 1023);
-                }
-
-                template <class B>
-                static auto inside(const B& x) noexcept
-                {
-                    constexpr bool single = sizeof(typename B::value_type) == 4;
-                    return inside_range(x, single ? -126 : -1022, single ? 127 : 1023);
+                    if constexpr (std::is_floating_point<typename B::value_type>::value)
+                    {
+                        return !inside(x);
+                    }
+                    else
+                    {
+                        return x != x;
+                    }
                 }
             };
 
-            /// NaN, infinite and huge lanes (beyond 2^52, where every double is an integer): xsimd's
-            /// functions convert their argument to integers on the way (range reductions, exponents),
-            /// which such values overflow (undefined behaviour). xtensor's functor computes them.
-            struct kernel_moderate
+            /// exp and expm1, where xsimd 8 is right: below, it gives 0 instead of a subnormal; above, it
+            /// overflows early. NaN would overflow its conversion to integers (undefined behaviour).
+            struct kernel_exp_bounds
             {
-                template <class B>
-                static auto outside(const B& x) noexcept
+                template <class T>
+                static constexpr std::pair<double, double> of() noexcept
                 {
-                    return outside_or_nan(x, -4503599627370496., 4503599627370496.);
+                    return sizeof(T) == 4 ? std::pair<double, double>(-87.3, 88.0)
+                                          : std::pair<double, double>(-708.3, 709.0);
                 }
             };
+            using kernel_exp_range = kernel_interval<kernel_exp_bounds>;
+
+            /// exp2, where its results are normal: xsimd's exp2 converts the input to integers, which a
+            /// NaN, an infinity or a huge value overflows (undefined behaviour).
+            struct kernel_exp2_bounds
+            {
+                template <class T>
+                static constexpr std::pair<double, double> of() noexcept
+                {
+                    return sizeof(T) == 4 ? std::pair<double, double>(-126, 127)
+                                          : std::pair<double, double>(-1022, 1023);
+                }
+            };
+            using kernel_exp2_range = kernel_interval<kernel_exp2_bounds>;
+
+            /// Up to 2^52 in magnitude (beyond, every double is an integer): xsimd's functions convert their
+            /// argument to integers on the way (range reductions, exponents), which NaN, infinite and huge
+            /// values overflow (undefined behaviour). xtensor's functor computes those.
+            struct kernel_moderate_bounds
+            {
+                template <class T>
+                static constexpr std::pair<double, double> of() noexcept
+                {
+                    return {-4503599627370496., 4503599627370496.};
+                }
+            };
+            using kernel_moderate = kernel_interval<kernel_moderate_bounds>;
 
             /// The lanes of log, log2 and log10 that xsimd 8 gets wrong in double: positive subnormals.
             struct kernel_normal_positive
