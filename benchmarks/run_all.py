@@ -275,7 +275,8 @@ builds `bench_kernels` and `bench_pipelines` in `build/bench` (Release, `-march=
 opt-in target `xtensor-named::optimize`), runs them, `bench_numpy.py` and `bench_pipelines.py`, and
 writes this file, `docs/benchmarks.png` and `docs/benchmarks_pipelines.png`. With `--pipelines-only`
 it runs only the pipelines and rewrites only their section and plot. Each benchmark alone prints its
-own table (`cmake --workflow --preset bench` runs them all).
+own table (`cmake --workflow --preset bench` runs them all). `/usr/bin/python3 benchmarks/compile_cost.py`
+measures what the library costs the compiler and rewrites the Compile cost section.
 
 ## Machine
 
@@ -582,6 +583,12 @@ def main():
     readme = None
     if not args.pipelines_only:
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
+        # The section compile_cost.py writes stays as it was.
+        previous = args.readme.read_text() if args.readme.exists() else ""
+        start = previous.find("\n## Compile cost\n")
+        if start >= 0:
+            end = previous.find("\n## ", start + 1)
+            readme = replace_section(readme, "## Compile cost", previous[start + 1:end + 1 if end >= 0 else None])
     elif args.readme.exists():
         readme = args.readme.read_text()
     pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Measures what xtensor-named costs the compiler, and writes the Compile cost section of benchmarks/README.md.
+
+Compiles a few translation units, each beside its plain xtensor twin (the same work spelled with
+xtensor's own broadcasting), with g++ -std=c++17 -O2 -c, and records the CPU time (user + system) and
+the peak memory of the compiler, medians of --repetitions runs:
+
+- one named binary operation (a column broadcast), evaluated with xn::assign;
+- a compound pipeline (per-channel normalisation of an image batch, masked, and a softmax);
+- the umbrella header <xtensor-named/xtensor-named.hpp> alone, against <xtensor/xarray.hpp> alone.
+
+    /usr/bin/python3 benchmarks/compile_cost.py                 # measure, then write the README section
+    /usr/bin/python3 benchmarks/compile_cost.py --repetitions 1 --readme /tmp/README.md   # a quick check
+
+The bars (issue: one layer per concern): named at most 2 times its twin in time and in memory; the
+umbrella header at most 1.5 times <xtensor/xarray.hpp>.
+"""
+
+import argparse
+import datetime
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_all import replace_section  # noqa: E402
+
+BINARY_NAMED = """
+#include <xtensor/xtensor.hpp>
+#include <xtensor-named/xtensor-named.hpp>
+namespace xn = xt::named;
+void column(xt::xtensor<double, 2>& out, const xt::xtensor<double, 2>& a, const xt::xtensor<double, 1>& u)
+{
+    auto named_out = xn::name(out, {"y", "x"});
+    xn::assign(named_out, xn::name(a, {"y", "x"}) + xn::name(u, {"y"}));
+}
+"""
+
+BINARY_PLAIN = """
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xview.hpp>
+void column(xt::xtensor<double, 2>& out, const xt::xtensor<double, 2>& a, const xt::xtensor<double, 1>& u)
+{
+    xt::noalias(out) = a + xt::view(u, xt::all(), xt::newaxis());
+}
+"""
+
+PIPELINE_NAMED = """
+#include <xtensor/xtensor.hpp>
+#include <xtensor-named/xtensor-named.hpp>
+namespace xn = xt::named;
+using images = xt::xtensor<float, 4>;
+using channels = xt::xtensor<float, 1>;
+void normalize(images& out, const images& x, const channels& m, const channels& s,
+               const xt::xtensor<float, 3>& label)
+{
+    const auto nx = xn::name(x, {"n", "c", "h", "w"});
+    const auto normalized = (nx - xn::name(m, {"c"})) / xn::name(s, {"c"});
+    const auto selected = xn::where(xn::equal(xn::name(label, {"n", "h", "w"}), 1.f), normalized, 0.f);
+    auto named_out = xn::name(out, {"n", "c", "h", "w"});
+    xn::assign(named_out, selected.transpose({"n", "c", "h", "w"}));
+}
+void softmax(images& out, const images& x)
+{
+    const auto nx = xn::name(x, {"n", "c", "h", "w"});
+    const auto e = xn::exp(nx - xn::amax(nx, {"c"}));
+    auto named_out = xn::name(out, {"n", "c", "h", "w"});
+    xn::assign(named_out, e / xn::sum(e, {"c"}));
+}
+"""
+
+PIPELINE_PLAIN = """
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xview.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xsort.hpp>
+using images = xt::xtensor<float, 4>;
+using channels = xt::xtensor<float, 1>;
+void normalize(images& out, const images& x, const channels& m, const channels& s,
+               const xt::xtensor<float, 3>& label)
+{
+    auto per_channel = [](const channels& v) { return xt::view(v, xt::all(), xt::newaxis(), xt::newaxis()); };
+    auto normalized = (x - per_channel(m)) / per_channel(s);
+    auto mask = xt::view(label, xt::all(), xt::newaxis(), xt::all(), xt::all());
+    xt::noalias(out) = xt::where(xt::equal(mask, 1.f), normalized, 0.f);
+}
+void softmax(images& out, const images& x)
+{
+    images e = xt::exp(x - xt::view(xt::eval(xt::amax(x, {1})), xt::all(), xt::newaxis(), xt::all(), xt::all()));
+    xt::noalias(out) = e / xt::view(xt::eval(xt::sum(e, {1})), xt::all(), xt::newaxis(), xt::all(), xt::all());
+}
+"""
+
+UMBRELLA_NAMED = "#include <xtensor-named/xtensor-named.hpp>\n"
+UMBRELLA_PLAIN = "#include <xtensor/xarray.hpp>\n"
+
+# (case, what it compiles, named source, plain source, time bar, memory bar)
+CASES = [("binary", "one named column broadcast, `xn::assign`", BINARY_NAMED, BINARY_PLAIN, 2.0, 2.0),
+         ("pipeline", "masked normalisation and a softmax", PIPELINE_NAMED, PIPELINE_PLAIN, 2.0, 2.0),
+         ("umbrella", "the umbrella header alone, against `<xtensor/xarray.hpp>`", UMBRELLA_NAMED, UMBRELLA_PLAIN,
+          1.5, 1.5)]
+
+
+def compile_once(compiler, flags, source_path):
+    """CPU seconds (user + system) and peak resident kilobytes of one compilation, the compiler's
+    children included (wait4 reports the largest of the process and its waited-for descendants)."""
+    command = [compiler, *flags, "-c", str(source_path), "-o", os.devnull]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    errors = process.stderr.read().decode()
+    process.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{shlex.join(command)} failed:\n{errors}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def measure(compiler, flags, source, repetitions, directory, name):
+    path = Path(directory) / f"{name}.cpp"
+    path.write_text(source)
+    runs = [compile_once(compiler, flags, path) for _ in range(repetitions)]
+    return statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs)
+
+
+def compiler_version(compiler):
+    return subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+
+
+def section(results, compiler, flags, repetitions, command):
+    rows = ["| case | compiles | named: time / memory | plain: time / memory | time ratio (bar) | memory ratio (bar) |",
+            "|---|---|---:|---:|---:|---:|"]
+    missed = []
+    for (case, what, _, _, time_bar, memory_bar), (named, plain) in zip(CASES, results):
+        time_ratio = named[0] / plain[0]
+        memory_ratio = named[1] / plain[1]
+        marks = []
+        for label, ratio, bar in (("time", time_ratio, time_bar), ("memory", memory_ratio, memory_bar)):
+            met = ratio <= bar
+            marks.append(f"**{ratio:.2f}** (≤ {bar}){'' if met else ' ✗'}")
+            if not met:
+                missed.append(f"{case} ({label})")
+        rows.append(f"| `{case}` | {what} | {named[0]:.2f} s / {named[1] / 1024:.0f} MB | "
+                    f"{plain[0]:.2f} s / {plain[1] / 1024:.0f} MB | {marks[0]} | {marks[1]} |")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"""## Compile cost
+
+What a translation unit that uses xtensor-named costs the compiler, beside its plain xtensor twin (the
+same work with xtensor's broadcasting spelled out). `compile_cost.py` compiles each with
+`{compiler} {' '.join(flags)} -c` and takes the median of {repetitions} runs of the compiler's CPU time
+(user + system) and peak memory (the largest resident set of the driver and `cc1plus`).
+
+- Compiler: {compiler_version(compiler)}
+- Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
+- Command: `{command}`
+
+The bar: a named translation unit at most 2 times its twin in time and in memory; the umbrella header at
+most 1.5 times `<xtensor/xarray.hpp>`.
+
+{chr(10).join(rows)}
+
+{"Every case meets the bar." if not missed else "Missed in this run: " + ", ".join(missed) + "."}
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--compiler", default="g++")
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--readme", type=Path, default=ROOT / "benchmarks" / "README.md")
+    args = parser.parse_args()
+    flags = ["-std=c++17", "-O2", f"-I{ROOT / 'include'}"]
+    command = " ".join(["/usr/bin/python3 benchmarks/compile_cost.py", *(shlex.quote(a) for a in sys.argv[1:])])
+
+    results = []
+    with tempfile.TemporaryDirectory() as directory:
+        for case, _, named_source, plain_source, _, _ in CASES:
+            start = time.monotonic()
+            named = measure(args.compiler, flags, named_source, args.repetitions, directory, f"{case}_named")
+            plain = measure(args.compiler, flags, plain_source, args.repetitions, directory, f"{case}_plain")
+            print(f"{case:9s} named {named[0]:6.2f} s {named[1] / 1024:6.0f} MB   "
+                  f"plain {plain[0]:6.2f} s {plain[1] / 1024:6.0f} MB   "
+                  f"ratios {named[0] / plain[0]:.2f} {named[1] / plain[1]:.2f}   ({time.monotonic() - start:.0f} s)")
+            results.append((named, plain))
+
+    text = args.readme.read_text() if args.readme.exists() else ""
+    args.readme.parent.mkdir(parents=True, exist_ok=True)
+    args.readme.write_text(replace_section(text, "## Compile cost",
+                                           section(results, args.compiler, flags[:2], args.repetitions, command)))
+    print(f"wrote {args.readme}")
+
+
+if __name__ == "__main__":
+    main()
