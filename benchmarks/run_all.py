@@ -537,14 +537,24 @@ def plot_pipelines(p, path):
     print(f"wrote {path}")
 
 
-def replace_section(text, heading, section):
-    """`text` with the section that starts at `heading` (up to the next one of its level) replaced."""
+def section_span(text, heading):
+    """Where the section that starts at `heading` is in `text` (up to the next heading of its level): its
+    start and end offsets, the end None for the last section; None when there is no such section."""
     start = text.find(f"\n{heading}\n")
     if start < 0:
-        return text.rstrip() + "\n\n" + section if text.strip() else section
+        return None
     level = heading.split(" ", 1)[0]
     end = text.find(f"\n{level} ", start + 1)
-    return text[:start + 1] + section + (text[end:] if end >= 0 else "")
+    return start + 1, (end + 1 if end >= 0 else None)
+
+
+def replace_section(text, heading, section):
+    """`text` with the section that starts at `heading` (up to the next one of its level) replaced."""
+    span = section_span(text, heading)
+    if span is None:
+        return text.rstrip() + "\n\n" + section if text.strip() else section
+    start, end = span
+    return text[:start] + section + (text[end - 1:] if end is not None else "")
 
 
 def main():
@@ -585,10 +595,9 @@ def main():
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
         # The section compile_cost.py writes stays as it was.
         previous = args.readme.read_text() if args.readme.exists() else ""
-        start = previous.find("\n## Compile cost\n")
-        if start >= 0:
-            end = previous.find("\n## ", start + 1)
-            readme = replace_section(readme, "## Compile cost", previous[start + 1:end + 1 if end >= 0 else None])
+        span = section_span(previous, "## Compile cost")
+        if span is not None:
+            readme = replace_section(readme, "## Compile cost", previous[span[0]:span[1]])
     elif args.readme.exists():
         readme = args.readme.read_text()
     pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])
