@@ -50,10 +50,10 @@ struct left_aligned
             const bool take_b = size_a == 1 || (size_a == xn::unknown && size_b != 1);
             names.push_back(in_a && a.names.is_named(i) ? a.names[i] : longer.names[i]);
             sizes.push_back(take_b ? size_b : size_a);
-            // Each result axis records which operand axis lands there, or xn::unknown where the operand
+            // Each result axis records which operand axis lands there, or xn::no_axis where the operand
             // has no such axis and is broadcast along it.
-            result.axes[0].push_back(in_a ? static_cast<std::int64_t>(i) : xn::unknown);
-            result.axes[1].push_back(in_b ? static_cast<std::int64_t>(i) : xn::unknown);
+            result.axes[0].push_back(in_a ? static_cast<std::int64_t>(i) : xn::no_axis);
+            result.axes[1].push_back(in_b ? static_cast<std::int64_t>(i) : xn::no_axis);
         }
         result.names = xn::dims(names);
         result.shape = xn::partial_shape::of(sizes);

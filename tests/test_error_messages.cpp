@@ -208,7 +208,7 @@ TEST(error_messages, an_inconsistent_user_plan_names_the_faulty_entry)
             p.names = a.names;
             p.shape = a.shape;
             p.axes[0] = {0};
-            p.axes[1] = {xn::unknown};
+            p.axes[1] = {xn::no_axis};
             return p;
         }
     };
@@ -270,7 +270,7 @@ TEST(error_messages, a_label_count_that_differs_from_the_size_gives_the_axis_the
 {
     const auto values = zeros({2, 3});
     XN_EXPECT_THROW_HAS(xn::name(values, {"x", "t"}, {{"t", {10, 20}}}), xn::shape_error,
-                        {"xn::name", "axis 't' (axis 1 of (x, t))", "size 3", "2 labels", "[10, 20]"});
+                        {"xn::name", "axis 't' (axis 1) of (x, t)", "size 3", "2 labels", "[10, 20]"});
 }
 
 TEST(error_messages, a_missing_label_gives_the_label_the_axis_and_its_labels)

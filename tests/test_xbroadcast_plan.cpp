@@ -23,6 +23,7 @@ namespace
 {
     using shape = xn::partial_shape;
     constexpr auto u = xn::unknown;
+    constexpr auto none = xn::no_axis;
 
     // User-written strategies
     // =======================
@@ -52,8 +53,8 @@ namespace
                 const auto na = i < ra ? a.names[static_cast<std::size_t>(i)] : std::string("?");
                 const auto nb = i < rb ? b.names[static_cast<std::size_t>(i)] : std::string("?");
                 names.push_back(na == "?" ? nb : na);
-                result.axes[0].push_back(i < ra ? i : u);
-                result.axes[1].push_back(i < rb ? i : u);
+                result.axes[0].push_back(i < ra ? i : none);
+                result.axes[1].push_back(i < rb ? i : none);
             }
             result.names = xn::dims(names);
             result.shape = shape::of(sizes);
@@ -101,7 +102,7 @@ namespace
         static xn::broadcast_plan plan(const xn::operand& a, const xn::operand& b)
         {
             seen = a.to_string() + " | " + b.to_string();
-            return make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {u, 0});
+            return make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {none, 0});
         }
     };
 
@@ -239,12 +240,12 @@ TEST(plan, a_user_written_strategy_plans_through_xn_plan)
     EXPECT_EQ(p.names, (xn::dims{"batch", "h", "w"}));
     EXPECT_EQ(p.shape, shape::of({2, 3, 4}));
     EXPECT_EQ(p.axes[0], (std::vector<std::int64_t>{0, 1, 2}));
-    EXPECT_EQ(p.axes[1], (std::vector<std::int64_t>{0, 1, u}));
+    EXPECT_EQ(p.axes[1], (std::vector<std::int64_t>{0, 1, none}));
 }
 
 TEST(plan, a_valid_plan_passes_through_unchanged)
 {
-    const auto expected = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {u, 0});
+    const auto expected = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {none, 0});
     scripted::next = expected;
     const auto p = xn::plan<scripted>(xy, y3);
     EXPECT_EQ(p.names, expected.names);
@@ -302,7 +303,7 @@ TEST(plan, an_unknown_rank_operand_without_names_is_accepted)
 TEST(plan, an_unknown_rank_operand_may_be_left_out_of_a_known_result)
 {
     const auto a = xn::operand::unnamed(shape::unknown());
-    scripted::next = make_plan(xn::dims{"y"}, shape::of({3}), {u}, {0});
+    scripted::next = make_plan(xn::dims{"y"}, shape::of({3}), {none}, {0});
     EXPECT_NO_THROW(xn::plan<scripted>(a, y3));
 }
 
@@ -346,17 +347,17 @@ TEST(plan, an_unknown_rank_operand_with_names_is_a_name_error)
 
 TEST(plan, result_names_of_the_wrong_length_are_refused)
 {
-    scripted::next = make_plan(xn::dims{"x"}, shape::of({2, 3}), {0, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x"}, shape::of({2, 3}), {0, 1}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "result names (x) do not match result shape (2, 3)");
 }
 
 TEST(plan, axes_of_the_wrong_length_are_refused)
 {
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axes[0] has 1 entries for a result of rank 2");
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {u, 0, u});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {none, 0, none});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axes[1] has 3 entries for a result of rank 2");
     scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {});
@@ -365,16 +366,16 @@ TEST(plan, axes_of_the_wrong_length_are_refused)
 
 TEST(plan, an_axis_out_of_range_is_refused)
 {
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {u, 1});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {none, 1});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axes[1][1] = 1 is not a free axis of operand 1");
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, -2}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, -2}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axes[0][1] = -2 is not a free axis of operand 0");
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, INT64_MAX}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, INT64_MAX}, {none, 0});
     XN_EXPECT_THROW_HAS(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         {"axes[0][1] = 9223372036854775807"});
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {INT64_MIN, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {INT64_MIN, 1}, {none, 0});
     XN_EXPECT_THROW_HAS(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         {"axes[0][0] = -9223372036854775808"});
 }
@@ -400,7 +401,7 @@ TEST(plan, an_axis_used_twice_is_refused)
 
 TEST(plan, an_operand_axis_that_lands_nowhere_is_refused)
 {
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {u, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {none, 1}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axis 0 'x' of operand 0 lands on no result axis");
 }
@@ -408,7 +409,7 @@ TEST(plan, an_operand_axis_that_lands_nowhere_is_refused)
 TEST(plan, a_result_axis_from_neither_operand_is_refused)
 {
     const xn::operand y{shape::of({3}), xn::dims{"y"}};
-    scripted::next = make_plan(xn::dims{"z", "y"}, shape::of({5, 3}), {u, 0}, {u, 0});
+    scripted::next = make_plan(xn::dims{"z", "y"}, shape::of({5, 3}), {none, 0}, {none, 0});
     XN_EXPECT_THROW_MSG(
         xn::plan<scripted>(y, y), xn::broadcast_error,
         "xn::plan: the strategy returned an inconsistent plan for (y) with shape (3) and (y) with "
@@ -417,7 +418,7 @@ TEST(plan, a_result_axis_from_neither_operand_is_refused)
 
 TEST(plan, a_size_that_is_neither_one_nor_the_result_size_is_refused)
 {
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 4}), {0, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 4}), {0, 1}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 +
                             "axis 1 'y' of operand 0 has size 3 but lands on result axis 1 'y' of size 4");
@@ -431,10 +432,10 @@ TEST(plan, a_size_that_is_neither_one_nor_the_result_size_is_refused)
 
 TEST(plan, a_named_axis_landing_under_another_name_is_refused)
 {
-    scripted::next = make_plan(xn::dims{"x", "w"}, shape::of({2, 3}), {0, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "w"}, shape::of({2, 3}), {0, 1}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axis 1 'y' of operand 0 lands on result axis 1 named 'w'");
-    scripted::next = make_plan(xn::dims{"x", "?"}, shape::of({2, 3}), {0, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "?"}, shape::of({2, 3}), {0, 1}, {none, 0});
     XN_EXPECT_THROW_MSG(xn::plan<scripted>(xy, y3), xn::broadcast_error,
                         xy_and_y3 + "axis 1 'y' of operand 0 lands on result axis 1 named '?'");
 }
@@ -442,7 +443,7 @@ TEST(plan, a_named_axis_landing_under_another_name_is_refused)
 TEST(plan, an_unnamed_axis_may_land_under_a_name)
 {
     const auto a = xn::operand::unnamed(shape::of({2, 3}));
-    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x", "y"}, shape::of({2, 3}), {0, 1}, {none, 0});
     EXPECT_NO_THROW(xn::plan<scripted>(a, y3));
 }
 
@@ -460,7 +461,7 @@ TEST(plan, an_unknown_rank_result_with_names_or_axes_is_refused)
 
 TEST(plan, a_refused_plan_is_catchable_as_an_xtensor_broadcast_error)
 {
-    scripted::next = make_plan(xn::dims{"x"}, shape::of({2, 3}), {0, 1}, {u, 0});
+    scripted::next = make_plan(xn::dims{"x"}, shape::of({2, 3}), {0, 1}, {none, 0});
     bool caught = false;
     try
     {

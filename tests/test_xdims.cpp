@@ -396,3 +396,11 @@ TEST(dims, stream_output_is_to_string)
     out << xn::dims{"?", "channel", "h", "w"} << ' ' << xn::dims();
     EXPECT_EQ(out.str(), "(?, channel, h, w) ()");
 }
+
+TEST(dims, describe_axis_gives_name_position_and_every_name_or_says_unnamed)
+{
+    const xn::dims names{"n", "?", "h"};
+    EXPECT_EQ(xn::detail::describe_axis(names, 0), "axis 'n' (axis 0) of (n, ?, h)");
+    EXPECT_EQ(xn::detail::describe_axis(names, 1), "unnamed axis 1 of (n, ?, h)");
+    EXPECT_EQ(xn::detail::describe_axis(names, 2), "axis 'h' (axis 2) of (n, ?, h)");
+}

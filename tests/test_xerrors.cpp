@@ -161,3 +161,33 @@ TEST(xerrors, errors_are_copyable_with_their_message)
     const xn::name_error name_copy = name;
     EXPECT_STREQ(name_copy.what(), "xn::dims: y");
 }
+
+TEST(xerrors, rethrow_within_names_the_operation_in_front_of_the_inner_message)
+{
+    const auto refuse = []() -> int { throw xn::broadcast_error("xn::numpy: sizes 2 and 3"); };
+    XN_EXPECT_THROW_MSG(xn::detail::rethrow_within<xn::broadcast_error>(
+                            "operator+", refuse, [] { return "the operands do not line up: "; }),
+                        xn::broadcast_error,
+                        "xn::operator+: the operands do not line up: xn::numpy: sizes 2 and 3");
+    XN_EXPECT_THROW_MSG(xn::detail::rethrow_within<xn::broadcast_error>("plan", refuse), xn::broadcast_error,
+                        "xn::plan: xn::numpy: sizes 2 and 3");
+}
+
+TEST(xerrors, rethrow_within_passes_a_value_and_other_errors_through_and_describes_only_on_failure)
+{
+    int described = 0;
+    const auto describe = [&]
+    {
+        ++described;
+        return "";
+    };
+    EXPECT_EQ(xn::detail::rethrow_within<xn::name_error>(
+                  "f", [] { return 7; }, describe),
+              7);
+    EXPECT_EQ(described, 0);
+    // Another type of error is not this helper's to reword.
+    XN_EXPECT_THROW_MSG(xn::detail::rethrow_within<xn::name_error>(
+                            "f", []() -> int { throw xn::shape_error("xn::g: inner"); }, describe),
+                        xn::shape_error, "xn::g: inner");
+    EXPECT_EQ(described, 0);
+}

@@ -278,10 +278,9 @@ TEST(xnamed_expression, align_to_expands_ellipsis_to_the_axes_not_mentioned)
 TEST(xnamed_expression, align_to_refuses_an_axis_it_would_lose)
 {
     auto img = xn::name(iota({2, 3, 4}), {"?", "h", "w"});
-    XN_EXPECT_THROW_MSG(
-        img.align_to({"h", "w"}), xn::name_error,
-        "xn::align_to: unnamed axis (axis 0) of (?, h, w) is not in the list and the list has no "
-        "'...' for it");
+    XN_EXPECT_THROW_MSG(img.align_to({"h", "w"}), xn::name_error,
+                        "xn::align_to: unnamed axis 0 of (?, h, w) is not in the list and the list has no "
+                        "'...' for it");
     XN_EXPECT_THROW_MSG(img.align_to({"...", "h", "..."}), xn::name_error,
                         "xn::align_to: '...' appears twice, at positions 0 and 2");
     XN_EXPECT_THROW_HAS(img.align_to({"...", "h h"}), xn::name_error, {"xn::align_to", "'h h'"});

@@ -779,7 +779,7 @@ namespace
             p.names = longer.names;
             std::vector<std::int64_t> sizes = longer.shape.sizes();
             p.axes[a_longer ? 0 : 1] = xn::detail::identity_axes(sizes.size());
-            p.axes[a_longer ? 1 : 0].assign(sizes.size(), xn::unknown);
+            p.axes[a_longer ? 1 : 0].assign(sizes.size(), xn::no_axis);
             for (std::size_t i = 0; i < shorter.names.size(); ++i)
             {
                 sizes[i] = std::max(sizes[i], shorter.shape.sizes()[i]);
@@ -795,10 +795,10 @@ TEST(xnamed_operators, a_plan_that_disagrees_with_the_real_sizes_is_refused)
 {
     xt::xarray<double> a = xt::ones<double>({1});
     xt::xarray<double> b = xt::ones<double>({1});
-    XN_EXPECT_THROW_MSG(xn::name<claims_size_five>(a, {"x"}) + xn::name<claims_size_five>(b, {"x"}),
-                        xn::broadcast_error,
-                        "xn::operator+: the strategy gave result axis 'x' (axis 0) of (x) size 5, but the "
-                        "operands (x) with shape (1) and (x) with shape (1) give it size 1");
+    XN_EXPECT_THROW_MSG(
+        xn::name<claims_size_five>(a, {"x"}) + xn::name<claims_size_five>(b, {"x"}), xn::broadcast_error,
+        "xn::operator+: the strategy gave the result's axis 'x' (axis 0) of (x) size 5, but the "
+        "operands (x) with shape (1) and (x) with shape (1) give it size 1");
 }
 
 TEST(xnamed_operators, a_user_written_strategy_lines_axes_up)

@@ -445,7 +445,7 @@ TEST(aligned_operations, a_labelled_axis_is_not_stretched)
     auto b = xn::name<xn::numpy>(y, {"?"});
     XN_EXPECT_THROW_MSG(
         a + b, xn::shape_error,
-        "xn::operator+: axis 't' (axis 1 of (s, t)) of the result has size 3 but operand 0 brings 1 "
+        "xn::operator+: axis 't' (axis 1) of (s, t) of the result has size 3 but operand 0 brings 1 "
         "labels [7]: a labelled axis is not stretched");
 }
 

@@ -76,6 +76,8 @@ namespace
                 }
                 names.push_back(in_a && a.names.is_named(i) ? a.names[i] : longer.names[i]);
                 sizes.push_back(size_a == 1 ? size_b : size_a);
+                // Written with xn::unknown, as strategies were before xn::no_axis had a name: the same
+                // -1, so such a strategy keeps working.
                 result.axes[0].push_back(in_a ? static_cast<std::int64_t>(i) : xn::unknown);
                 result.axes[1].push_back(in_b ? static_cast<std::int64_t>(i) : xn::unknown);
             }

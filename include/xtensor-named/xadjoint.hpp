@@ -130,8 +130,9 @@ namespace xt
          * @endcode
          */
         template <class A, class B,
-                  class = std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
-                                           (is_named_expression_v<A> && is_named_expression_v<B>)>>
+                  std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
+                                       (is_named_expression_v<A> && is_named_expression_v<B>),
+                                   int> = 0>
         std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b);
 
         namespace detail
@@ -275,7 +276,7 @@ namespace xt
                 std::vector<std::size_t> source(target.names.size());
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
-                    if (from[i] == named::unknown)
+                    if (from[i] == named::no_axis)
                     {
                         order.push_back(static_cast<std::int64_t>(i));
                     }
@@ -320,7 +321,10 @@ namespace xt
             return detail::gradient_axes<numpy>(operand::unnamed(a), operand::unnamed(b));
         }
 
-        template <class A, class B, class>
+        template <class A, class B,
+                  std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
+                                       (is_named_expression_v<A> && is_named_expression_v<B>),
+                                   int>>
         inline std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b)
         {
             if constexpr (is_named_expression_v<A> && is_named_expression_v<B>)
@@ -355,16 +359,13 @@ namespace xt
                                               " has an unknown rank");
                 }
             }
-            broadcast_plan p;
-            try
-            {
-                p = plan<S>(first, second);
-            }
-            catch (const broadcast_error& error)
-            {
-                detail::throw_broadcast_error(operation, "the shapes ", a.to_string(), " and ", b.to_string(),
-                                              " do not broadcast together: ", error.what());
-            }
+            const broadcast_plan p = detail::rethrow_within<broadcast_error>(
+                operation, [&] { return plan<S>(first, second); },
+                [&]
+                {
+                    return detail::concat("the shapes ", a.to_string(), " and ", b.to_string(),
+                                          " do not broadcast together: ");
+                });
             std::array<std::vector<std::int64_t>, 2> result;
             const auto rank = static_cast<std::int64_t>(p.names.size());
             for (std::int64_t i = 0; i < rank; ++i)
@@ -373,7 +374,7 @@ namespace xt
                 {
                     const auto axis = p.axes[k][static_cast<std::size_t>(i)];
                     const auto other_axis = p.axes[1 - k][static_cast<std::size_t>(i)];
-                    if (axis == named::unknown)
+                    if (axis == named::no_axis)
                     {
                         result[k].push_back(i);
                         continue;

@@ -19,11 +19,19 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xpartial_shape.hpp"
+#include "detail/core/xindex_map.hpp"
 
 namespace xt
 {
     namespace named
     {
+        /**
+         * In an axis map (a plan's `axes`, an axis view's source axes): no axis of the operand lands
+         * here, it is broadcast along this result axis. The same -1 as xn::unknown, whose name is for a
+         * size: a strategy written with either works.
+         */
+        inline constexpr std::int64_t no_axis = -1;
+
         /**
          * What a broadcasting strategy sees of one operand: its shape and its axis names.
          * A plain xtensor expression is an operand whose axes are all `"?"`.
@@ -42,7 +50,7 @@ namespace xt
 
         /**
          * How two operands line up: the result's names and shape, and for each result axis the operand
-         * axis that lands there, or -1 (xn::unknown) where that operand is broadcast along it.
+         * axis that lands there, or xn::no_axis where that operand is broadcast along it.
          */
         struct broadcast_plan
         {
@@ -213,20 +221,20 @@ namespace xt
                 {
                     const operand& op = *ops[k];
                     const auto op_rank = op.shape.rank();
-                    std::vector<bool> seen(op_rank > 0 ? static_cast<std::size_t>(op_rank) : 0, false);
+                    const auto not_free = [&](std::size_t i) {
+                        fail("axes[", k, "][", i, "] = ", p.axes[k][i], " is not a free axis of operand ", k);
+                    };
+                    const std::vector<bool> seen =
+                        check_index_map(p.axes[k], op_rank > 0 ? static_cast<std::size_t>(op_rank) : 0,
+                                        named::no_axis, not_free, not_free);
                     for (std::size_t i = 0; i < rank; ++i)
                     {
                         const auto axis = p.axes[k][i];
-                        if (axis == named::unknown)
+                        if (axis == named::no_axis)
                         {
                             continue;
                         }
-                        if (axis < 0 || axis >= op_rank || seen[static_cast<std::size_t>(axis)])
-                        {
-                            fail("axes[", k, "][", i, "] = ", axis, " is not a free axis of operand ", k);
-                        }
                         const auto from = static_cast<std::size_t>(axis);
-                        seen[from] = true;
                         const auto op_size = op.shape.size(axis);
                         const auto result_size = p.shape.size(static_cast<std::int64_t>(i));
                         // A size-1 axis may stretch to any size; any other size must be the result's.
@@ -253,7 +261,7 @@ namespace xt
                 }
                 for (std::size_t i = 0; i < rank; ++i)
                 {
-                    if (p.axes[0][i] == named::unknown && p.axes[1][i] == named::unknown)
+                    if (p.axes[0][i] == named::no_axis && p.axes[1][i] == named::no_axis)
                     {
                         fail("result axis ", i, " ", detail::quoted(p.names[i]),
                              " comes from neither operand");

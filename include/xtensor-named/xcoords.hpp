@@ -362,9 +362,8 @@ namespace xt
                     const auto size = static_cast<std::size_t>(*std::next(std::begin(shape), position));
                     if (values.size() != size)
                     {
-                        throw_shape_error(operation, "axis ", detail::quoted(axis), " (axis ", p, " of ",
-                                          names.to_string(), ") has size ", size, " but ", values.size(),
-                                          " labels ", format_labels(values));
+                        throw_shape_error(operation, describe_axis(names, p), " has size ", size, " but ",
+                                          values.size(), " labels ", format_labels(values));
                     }
                 }
             }

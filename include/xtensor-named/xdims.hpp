@@ -102,6 +102,10 @@ namespace xt
             /// A printable form of a name inside messages: quoted, control characters escaped.
             std::string quoted(std::string_view name);
 
+            /// "axis 'h' (axis 2) of (n, c, h, w)", or "unnamed axis 1 of (n, ?)": how every message
+            /// names an axis of a named expression or operand.
+            std::string describe_axis(const dims& names, std::size_t axis);
+
             /// How every invalid-name message ends.
             inline constexpr std::string_view axis_name_rule =
                 ": a name is an identifier [A-Za-z_][A-Za-z0-9_]*, or \"?\" for an unnamed axis";
@@ -160,6 +164,17 @@ namespace xt
 
         namespace detail
         {
+            inline std::string describe_axis(const dims& names, std::size_t axis)
+            {
+                if (!names.is_named(axis))
+                {
+                    return concat("unnamed axis ", axis, " of ", names.to_string());
+                }
+                // Qualified: with a std::string argument, argument-dependent lookup would pick std::quoted.
+                return concat("axis ", detail::quoted(names[axis]), " (axis ", axis, ") of ",
+                              names.to_string());
+            }
+
             inline std::string quoted(std::string_view name)
             {
                 static constexpr char hex[] = "0123456789abcdef";

@@ -88,6 +88,33 @@ namespace xt
             {
                 throw broadcast_error(concat("xn::", operation, ": ", details...));
             }
+
+            /**
+             * `attempt()`, with an `Error` that it throws thrown again as "xn::<operation>: <context()><its
+             * message>": a refusal from inside (a strategy's, xn::dims's) then also names the operation
+             * that asked. `context` is called only on failure.
+             */
+            template <class Error, class Attempt, class Context>
+            auto rethrow_within(std::string_view operation, Attempt&& attempt, const Context& context)
+                -> decltype(std::forward<Attempt>(attempt)())
+            {
+                try
+                {
+                    return std::forward<Attempt>(attempt)();
+                }
+                catch (const Error& e)
+                {
+                    throw Error(concat("xn::", operation, ": ", context(), e.what()));
+                }
+            }
+
+            /// As above, with nothing between the operation and the message.
+            template <class Error, class Attempt>
+            auto rethrow_within(std::string_view operation, Attempt&& attempt)
+                -> decltype(std::forward<Attempt>(attempt)())
+            {
+                return rethrow_within<Error>(operation, std::forward<Attempt>(attempt), [] { return ""; });
+            }
         } // namespace detail
     }     // namespace named
 } // namespace xt

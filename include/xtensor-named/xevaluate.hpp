@@ -62,9 +62,8 @@ namespace xt
                 const auto refuse = [&](std::string_view whose, std::size_t axis, const named::dims& in,
                                         std::string_view other, const named::dims& lacking)
                 {
-                    throw_name_error("assign", whose, " has the axis ", detail::quoted(in[axis]), " (axis ",
-                                     axis, ") of ", in.to_string(), ", which ", other, " ",
-                                     lacking.to_string(),
+                    throw_name_error("assign", whose, " has the ", describe_axis(in, axis), ", which ", other,
+                                     " ", lacking.to_string(),
                                      " lacks; a misspelled name, or an axis to reduce or align first");
                 };
                 for (std::size_t i = 0; i < expression.size(); ++i)
@@ -74,7 +73,7 @@ namespace xt
                         refuse("the expression", i, expression, "the output", output);
                     }
                 }
-                axis_map from(output.size(), named::unknown);
+                axis_map from(output.size(), named::no_axis);
                 std::vector<std::size_t> unnamed;
                 for (std::size_t j = 0; j < expression.size(); ++j)
                 {

@@ -332,14 +332,7 @@ namespace xt
             inline named::dims dims_for(std::string_view operation, std::vector<std::string> names)
             {
                 // The one check of names lives in xn::dims; this only adds the operation to its message.
-                try
-                {
-                    return named::dims(std::move(names));
-                }
-                catch (const name_error& e)
-                {
-                    throw_name_error(operation, e.what());
-                }
+                return rethrow_within<name_error>(operation, [&] { return named::dims(std::move(names)); });
             }
 
             template <class Shape>
@@ -374,7 +367,7 @@ namespace xt
             {
                 // First pass: which axes the list mentions, by name or as the next "?".
                 std::vector<bool> mentioned(names.size(), false);
-                std::vector<std::int64_t> source(target.size(), named::unknown);
+                std::vector<std::int64_t> source(target.size(), named::no_axis);
                 std::size_t next_unnamed = 0;
                 std::ptrdiff_t ellipsis = -1;
                 for (std::size_t t = 0; t < target.size(); ++t)
@@ -432,10 +425,7 @@ namespace xt
                     {
                         if (!mentioned[i])
                         {
-                            throw_name_error(operation,
-                                             names.is_named(i) ? "axis " + detail::quoted(names[i])
-                                                               : "unnamed axis",
-                                             " (axis ", i, ") of ", names.to_string(),
+                            throw_name_error(operation, describe_axis(names, i),
                                              " is not in the list and the list has no '...' for it");
                         }
                     }
@@ -459,7 +449,7 @@ namespace xt
                     }
                     result.from.push_back(source[t]);
                     result_names.push_back(
-                        source[t] == named::unknown ? target[t] : names[static_cast<std::size_t>(source[t])]);
+                        source[t] == named::no_axis ? target[t] : names[static_cast<std::size_t>(source[t])]);
                 }
                 result.names = dims_for(operation, std::move(result_names));
                 return result;
@@ -476,8 +466,7 @@ namespace xt
                     const std::size_t axis = axis_of("rename", names, from);
                     if (done[axis])
                     {
-                        throw_name_error("rename", "axis ", detail::quoted(from), " (axis ", axis, ") of ",
-                                         names.to_string(), " is renamed twice");
+                        throw_name_error("rename", describe_axis(names, axis), " is renamed twice");
                     }
                     done[axis] = true;
                     result[axis] = to;
@@ -548,8 +537,8 @@ namespace xt
                     }
                     else if (refined[i] != unnamed_axis && refined[i] != names[i])
                     {
-                        throw_name_error("refine_names", "axis ", detail::quoted(names[i]), " (axis ", i,
-                                         ") of ", names.to_string(), " already has a name and cannot become ",
+                        throw_name_error("refine_names", describe_axis(names, i),
+                                         " already has a name and cannot become ",
                                          detail::quoted(refined[i]));
                     }
                 }

@@ -319,9 +319,10 @@ namespace xt
                 "and one of them at least must have axes.");
             using strategies = detail::apply_strategies<S, Shaping, A, B>;
             using given_shaping = typename strategies::given_shaping;
-            static_assert(std::is_void<given_shaping>::value || is_shaping_v<given_shaping>,
-                          "xn::apply: a shaping strategy must be a type with static "
-                          "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");
+            // Without one, the operands' own shaping strategies apply (checked where they were attached).
+            using checked_shaping =
+                std::conditional_t<std::is_void<given_shaping>::value, shape_exact, given_shaping>;
+            XTENSOR_NAMED_REQUIRE_SHAPING(checked_shaping, "xn::apply");
             if constexpr (std::is_void<typename strategies::given_strategy>::value)
             {
                 detail::check_strategies<A, B>();

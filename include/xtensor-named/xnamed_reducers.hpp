@@ -84,16 +84,13 @@ namespace xt
                     const std::size_t axis = names != nullptr ? axis_of(operation, dims, (*names)[n]) : n;
                     if (reduced[axis])
                     {
-                        throw_name_error(operation, "axis ", detail::quoted(dims[axis]), " (axis ", axis,
-                                         ") of ", dims.to_string(), " is listed twice");
+                        throw_name_error(operation, describe_axis(dims, axis), " is listed twice");
                     }
                     if (needs_elements && shape[axis] == 0)
                     {
-                        throw_shape_error(
-                            operation,
-                            dims.is_named(axis) ? "axis " + detail::quoted(dims[axis]) : "unnamed axis",
-                            " (axis ", axis, ") of ", dims.to_string(), " with shape ", shape_string(shape),
-                            " has no elements, and ", operation, " of no elements has no value");
+                        throw_shape_error(operation, describe_axis(dims, axis), " with shape ",
+                                          shape_string(shape), " has no elements, and ", operation,
+                                          " of no elements has no value");
                     }
                     reduced[axis] = true;
                     result.axes.push_back(axis);

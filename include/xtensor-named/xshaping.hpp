@@ -24,6 +24,7 @@
 #include "xcoords.hpp"
 #include "xerrors.hpp"
 #include "xstrategies.hpp"
+#include "detail/core/xindex_map.hpp"
 
 namespace xt
 {
@@ -105,6 +106,13 @@ namespace xt
         template <class S>
         inline constexpr bool is_shaping_v = is_shaping<S>::value;
 
+// The requirement on a shaping strategy `S` at a public entry point OPERATION ("xn::apply"), in one
+// sentence.
+#define XTENSOR_NAMED_REQUIRE_SHAPING(S, OPERATION)                                                          \
+    static_assert(::xt::named::is_shaping_v<S>, OPERATION                                                    \
+                  ": a shaping strategy must be a type with static "                                         \
+                  "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).")
+
         /// xarray's names of the shaping strategies (`join=` of xr.align and of arithmetic).
         using join_exact = shape_exact;
         using join_inner = shape_intersection;
@@ -124,9 +132,7 @@ namespace xt
         struct with_shaping
         {
             XTENSOR_NAMED_REQUIRE_STRATEGY(S, "xn::with_shaping");
-            static_assert(is_shaping_v<Shaping>,
-                          "xn::with_shaping: a shaping strategy must be a type with static "
-                          "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");
+            XTENSOR_NAMED_REQUIRE_SHAPING(Shaping, "xn::with_shaping");
 
             using strategy_type = S;
             using shaping_type = Shaping;
@@ -173,9 +179,6 @@ namespace xt
             /// For each label of `wanted`, its position in `in` (checked, unique), or xn::missing.
             std::vector<std::int64_t> positions_in(const labels& wanted, const labels& in);
             std::vector<std::int64_t> positions_in(const labels& wanted, const label_index& in);
-
-            /// Whether `map` lands an operand of `operand_size` labels on the result as it is.
-            bool is_identity_map(const std::vector<std::int64_t>& map, std::size_t operand_size) noexcept;
 
             /**
              * align_labels for lists already checked one by one (as a coords holds them). `where` names
@@ -226,23 +229,6 @@ namespace xt
             inline std::vector<std::int64_t> positions_in(const labels& wanted, const labels& in)
             {
                 return positions_in(wanted, label_index(in));
-            }
-
-            inline bool is_identity_map(const std::vector<std::int64_t>& map,
-                                        std::size_t operand_size) noexcept
-            {
-                if (map.size() != operand_size)
-                {
-                    return false;
-                }
-                for (std::size_t i = 0; i < map.size(); ++i)
-                {
-                    if (map[i] != static_cast<std::int64_t>(i))
-                    {
-                        return false;
-                    }
-                }
-                return true;
             }
 
             inline label_alignment as_they_are(const labels& a)
@@ -341,6 +327,8 @@ namespace xt
                                       format_labels(a), " and ", format_labels(b), ": ", why...);
                 };
                 const labels* operands[2] = {&a, &b};
+                // A position taken twice is reported last: a label it points at wrongly says more.
+                std::optional<std::pair<std::size_t, std::int64_t>> repeat;
                 for (std::size_t k = 0; k < 2; ++k)
                 {
                     if (result.index[k].size() != result.result.size())
@@ -348,16 +336,25 @@ namespace xt
                         fail("index[", k, "] has ", result.index[k].size(), " entries for ",
                              result.result.size(), " labels");
                     }
+                    check_index_map(
+                        result.index[k], operands[k]->size(), named::missing,
+                        [&](std::size_t i) {
+                            fail("index[", k, "][", i, "] = ", result.index[k][i],
+                                 " is no position of operand ", k);
+                        },
+                        [&](std::size_t i)
+                        {
+                            if (!repeat)
+                            {
+                                repeat.emplace(k, result.index[k][i]);
+                            }
+                        });
                     for (std::size_t i = 0; i < result.result.size(); ++i)
                     {
                         const auto position = result.index[k][i];
                         if (position == named::missing)
                         {
                             continue;
-                        }
-                        if (position < 0 || static_cast<std::size_t>(position) >= operands[k]->size())
-                        {
-                            fail("index[", k, "][", i, "] = ", position, " is no position of operand ", k);
                         }
                         const auto& found = (*operands[k])[static_cast<std::size_t>(position)];
                         if (found != result.result[i])
@@ -377,21 +374,10 @@ namespace xt
                              " is in neither operand");
                     }
                 }
-                for (std::size_t k = 0; k < 2; ++k)
+                if (repeat)
                 {
-                    std::vector<bool> seen(operands[k]->size(), false);
-                    for (const auto position : result.index[k])
-                    {
-                        if (position == named::missing)
-                        {
-                            continue;
-                        }
-                        if (seen[static_cast<std::size_t>(position)])
-                        {
-                            fail("position ", position, " of operand ", k, " lands twice in the result");
-                        }
-                        seen[static_cast<std::size_t>(position)] = true;
-                    }
+                    fail("position ", repeat->second, " of operand ", repeat->first,
+                         " lands twice in the result");
                 }
             }
 
@@ -432,9 +418,7 @@ namespace xt
         template <class S>
         inline label_alignment align_labels(const labels& a, const labels& b)
         {
-            static_assert(is_shaping_v<S>,
-                          "xn::align_labels: a shaping strategy must be a type with static "
-                          "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).");
+            XTENSOR_NAMED_REQUIRE_SHAPING(S, "xn::align_labels");
             // Only the sentence above is reported for a type that is no shaping strategy.
             if constexpr (is_shaping_v<S>)
             {

@@ -11,7 +11,7 @@
 
 // The built-in broadcasting strategies (docs/strategies.md). Decisions that hold for all of them:
 // - A strategy is a pure function of names and shapes: no element is touched.
-// - axes[k][i] is the axis of operand k that lands on result axis i, or xn::unknown only where operand
+// - axes[k][i] is the axis of operand k that lands on result axis i, or xn::no_axis only where operand
 //   k lacks that axis. A size-1 axis that is stretched keeps its index: the expression layer lets
 //   xtensor stretch it.
 // - Partial shapes follow TensorFlow's optimistic rule. Stretching strategies: unknown with 1 gives
@@ -180,8 +180,8 @@ namespace xt
                 std::vector<std::string> names(rank);
                 std::vector<std::int64_t> sizes(rank);
                 broadcast_plan result;
-                result.axes[0].assign(rank, named::unknown);
-                result.axes[1].assign(rank, named::unknown);
+                result.axes[0].assign(rank, named::no_axis);
+                result.axes[1].assign(rank, named::no_axis);
                 for (std::size_t i = 0; i < rank; ++i)
                 {
                     const bool in_a = i >= rank - rank_a;
@@ -252,8 +252,7 @@ namespace xt
                 {
                     if (!op->names.is_named(i))
                     {
-                        detail::throw_strategy_error(strategy, a, b, detail::describe_axis(*op, i), " of ",
-                                                     op->names,
+                        detail::throw_strategy_error(strategy, a, b, detail::describe_axis(op->names, i),
                                                      " has no name, and this strategy lines axes up by name");
                     }
                 }
@@ -266,7 +265,7 @@ namespace xt
             std::vector<std::int64_t> sizes(a.shape.sizes());
             broadcast_plan result;
             result.axes[0] = detail::identity_axes(names.size());
-            result.axes[1].assign(names.size(), named::unknown);
+            result.axes[1].assign(names.size(), named::no_axis);
             for (std::size_t i = 0; i < a.names.size(); ++i)
             {
                 const auto ib = b.names.index_of(a.names[i]);
@@ -283,7 +282,7 @@ namespace xt
                 {
                     names.push_back(b.names[ib]);
                     sizes.push_back(b.shape.sizes()[ib]);
-                    result.axes[0].push_back(named::unknown);
+                    result.axes[0].push_back(named::no_axis);
                     result.axes[1].push_back(static_cast<std::int64_t>(ib));
                 }
             }
@@ -324,7 +323,7 @@ namespace xt
             broadcast_plan result;
             result.names = larger.names;
             result.axes[larger_k] = detail::identity_axes(larger.names.size());
-            result.axes[1 - larger_k].assign(larger.names.size(), named::unknown);
+            result.axes[1 - larger_k].assign(larger.names.size(), named::no_axis);
             std::size_t smaller_unnamed_seen = 0;
             for (std::size_t j = 0; j < smaller.names.size(); ++j)
             {
@@ -334,9 +333,8 @@ namespace xt
                     const auto found = larger.names.index_of(smaller.names[j]);
                     if (found < 0)
                     {
-                        detail::throw_strategy_error(strategy, a, b, detail::describe_axis(smaller, j),
-                                                     " of ", smaller.names, " has no match in ",
-                                                     larger.names);
+                        detail::throw_strategy_error(strategy, a, b, detail::describe_axis(smaller.names, j),
+                                                     " has no match in ", larger.names);
                     }
                     match = static_cast<std::size_t>(found);
                 }
@@ -348,11 +346,10 @@ namespace xt
                     ++smaller_unnamed_seen;
                     if (from_right >= larger_unnamed.size())
                     {
-                        detail::throw_strategy_error(strategy, a, b, detail::describe_axis(smaller, j),
-                                                     " of ", smaller.names, " has no match in ", larger.names,
-                                                     ": unnamed axes match right-aligned, and ", larger.names,
-                                                     " has ", larger_unnamed.size(), " where ", smaller.names,
-                                                     " has ", smaller_unnamed_count);
+                        detail::throw_strategy_error(
+                            strategy, a, b, detail::describe_axis(smaller.names, j), " has no match in ",
+                            larger.names, ": unnamed axes match right-aligned, and ", larger.names, " has ",
+                            larger_unnamed.size(), " where ", smaller.names, " has ", smaller_unnamed_count);
                     }
                     match = larger_unnamed[larger_unnamed.size() - 1 - from_right];
                 }
@@ -385,9 +382,8 @@ namespace xt
             {
                 if (a.names[i] != b.names[i])
                 {
-                    detail::throw_strategy_error(strategy, a, b, detail::describe_axis(a, i), " of ", a.names,
-                                                 " and ", detail::describe_axis(b, i), " of ", b.names,
-                                                 " have different names");
+                    detail::throw_strategy_error(strategy, a, b, detail::describe_axis(a.names, i), " and ",
+                                                 detail::describe_axis(b.names, i), " have different names");
                 }
                 sizes[i] = detail::unify_axis_sizes(strategy, a, i, b, i, detail::size_rule::equal,
                                                     ", and xn::exact broadcasts nothing");

@@ -43,7 +43,7 @@ namespace xt
             using view_shape_type = xt::dynamic_shape<std::size_t>;
             using view_strides_type = xt::dynamic_shape<std::ptrdiff_t>;
 
-            /// For each axis of a view, the axis of the source that it shows, or xn::unknown for a new one.
+            /// For each axis of a view, the axis of the source that it shows, or xn::no_axis for a new one.
             using axis_map = std::vector<std::int64_t>;
 
             /**
@@ -86,7 +86,7 @@ namespace xt
             /**
              * A view of `e` of shape `shape`: axis i shows axis `from[i]` of `e` (stretched with stride 0
              * where that axis has size 1 and `shape[i]` does not), or is a new axis of stride 0 where
-             * `from[i]` is xn::unknown. Axes of `e` that `from` leaves out must have size 1. `e` must be
+             * `from[i]` is xn::no_axis. Axes of `e` that `from` leaves out must have size 1. `e` must be
              * an elementwise tree (is_viewable_tree); an rvalue is taken over, an lvalue referred to.
              */
             template <class E>
@@ -94,7 +94,7 @@ namespace xt
 
             /**
              * A view of `e` whose axis i is axis `from[i]` of `e`, or a new size-1 axis where `from[i]` is
-             * xn::unknown. Axes of `e` that `from` leaves out must have size 1: they are dropped.
+             * xn::no_axis. Axes of `e` that `from` leaves out must have size 1: they are dropped.
              * Callers check `from` first (`check_concrete_plan`, or the named expression's own checks).
              */
             template <class E>
@@ -103,7 +103,7 @@ namespace xt
             /**
              * A view of `e` of shape `shape`: axis i shows axis `from[i]` of `e`, stretched with stride 0
              * where that axis has size 1 and `shape[i]` does not, or a stride-0 axis where `from[i]` is
-             * xn::unknown. Callers check first that every axis of `e` is `shape[i]` long or 1.
+             * xn::no_axis. Callers check first that every axis of `e` is `shape[i]` long or 1.
              */
             template <class E>
             auto broadcast_view(E&& e, const axis_map& from, const view_shape_type& shape);
@@ -200,10 +200,10 @@ namespace xt
             inline axis_map argument_map(const axis_map& from, std::size_t outer_rank, std::size_t rank)
             {
                 const auto lead = static_cast<std::int64_t>(outer_rank - rank);
-                axis_map result(from.size(), named::unknown);
+                axis_map result(from.size(), named::no_axis);
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
-                    if (from[i] != named::unknown && from[i] >= lead)
+                    if (from[i] != named::no_axis && from[i] >= lead)
                     {
                         result[i] = from[i] - lead;
                     }
@@ -272,7 +272,7 @@ namespace xt
                 view_strides_type strides(from.size());
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
-                    const bool present = from[i] != named::unknown;
+                    const bool present = from[i] != named::no_axis;
                     const auto axis = present ? static_cast<std::size_t>(from[i]) : 0;
                     const bool stepped = present && static_cast<std::size_t>(source_shape[axis]) == shape[i];
                     strides[i] = stepped ? source[axis] : 0;
@@ -353,7 +353,7 @@ namespace xt
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
                     shape[i] =
-                        from[i] == named::unknown
+                        from[i] == named::no_axis
                             ? 1
                             : static_cast<std::size_t>(source_shape[static_cast<std::size_t>(from[i])]);
                 }
@@ -420,7 +420,7 @@ namespace xt
                     std::int64_t broadcast_size = 1;
                     for (std::size_t k = 0; k < 2; ++k)
                     {
-                        if (p.axes[k][i] != named::unknown)
+                        if (p.axes[k][i] != named::no_axis)
                         {
                             const auto size = ops[k]->shape.size(p.axes[k][i]);
                             broadcast_size = size != 1 ? size : broadcast_size;
@@ -429,11 +429,10 @@ namespace xt
                     const auto planned = p.shape.size(static_cast<std::int64_t>(i));
                     if (planned != broadcast_size)
                     {
-                        throw_broadcast_error(operation, "the strategy gave result axis ",
-                                              detail::quoted(p.names[i]), " (axis ", i, ") of ",
-                                              p.names.to_string(), " size ", planned, ", but the operands ",
-                                              a.to_string(), " and ", b.to_string(), " give it size ",
-                                              broadcast_size);
+                        throw_broadcast_error(operation, "the strategy gave the result's ",
+                                              describe_axis(p.names, i), " size ", planned,
+                                              ", but the operands ", a.to_string(), " and ", b.to_string(),
+                                              " give it size ", broadcast_size);
                     }
                 }
             }

@@ -40,7 +40,7 @@ namespace xt
 
             /**
              * The labels of a view of `source`: result axis i, named `names[i]`, takes the labels of axis
-             * `from[i]` of the source (shared, not copied); a new axis (xn::unknown) or an unnamed one has
+             * `from[i]` of the source (shared, not copied); a new axis (xn::no_axis) or an unnamed one has
              * none.
              */
             coords select_coords(const named::dims& source_names, const coords& source, const axis_map& from,
@@ -76,18 +76,9 @@ namespace xt
                                      const coords& labels, const Shape& shape,
                                      const std::vector<std::pair<std::string, index_selector>>& which);
 
-            /// "axis 'x' (axis 0 of (x, y))", the way messages about labels name an axis.
-            std::string describe_axis(const named::dims& names, std::size_t axis);
-
             /*******************************************
              * implementation of the label bookkeeping *
              *******************************************/
-
-            inline std::string describe_axis(const named::dims& names, std::size_t axis)
-            {
-                return concat("axis ", detail::quoted(names[axis]), " (axis ", axis, " of ",
-                              names.to_string(), ")");
-            }
 
             inline coords select_coords(const named::dims& source_names, const coords& source,
                                         const axis_map& from, const named::dims& names)
@@ -99,7 +90,7 @@ namespace xt
                 }
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
-                    if (from[i] == named::unknown || !names.is_named(i))
+                    if (from[i] == named::no_axis || !names.is_named(i))
                     {
                         continue;
                     }
@@ -126,7 +117,7 @@ namespace xt
                     }
                     for (std::size_t k = 0; k < operands.size(); ++k)
                     {
-                        if (operands[k] == nullptr || from[k][i] == named::unknown)
+                        if (operands[k] == nullptr || from[k][i] == named::no_axis)
                         {
                             continue;
                         }

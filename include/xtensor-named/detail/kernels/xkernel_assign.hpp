@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -445,7 +446,7 @@ namespace xt
 
             /// Marks an axis of a nested sum's input that is no axis of the innermost expression: a
             /// size-1 axis an inner sum kept.
-            inline constexpr std::size_t kernel_phantom_axis = static_cast<std::size_t>(-1);
+            inline constexpr std::size_t kernel_phantom_axis = std::numeric_limits<std::size_t>::max();
 
             /**
              * Describes the nest of sums `e` as sum_stages, innermost first, in the index space of the

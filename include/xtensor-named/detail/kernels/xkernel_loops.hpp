@@ -580,7 +580,7 @@ namespace xt
                 };
                 if constexpr (same_type)
                 {
-                    if (inner == 1 && !scatter && chunk == static_cast<std::size_t>(-1))
+                    if (inner == 1 && !scatter && chunk == kernel_whole_run)
                     {
                         // One outer axis and every leaf contiguous or constant along the runs, the most
                         // common layout after coalescing: all runs in one loop, whose cost per run matters

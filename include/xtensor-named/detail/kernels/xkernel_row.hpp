@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "../../xcompat_xsimd.hpp"
@@ -38,6 +39,9 @@ namespace xt
                                                              ? 8192 / sizeof(T) / simd::batch_size<T>
                                                              : 1) *
                                                         simd::batch_size<T>;
+
+            /// The chunk of a run that needs no buffer: the whole run is one chunk, however long.
+            inline constexpr std::size_t kernel_whole_run = std::numeric_limits<std::size_t>::max();
 
             /// Elements per chunk of a row of partial sums: the row of one chunk and the input rows
             /// added to it stay in the L1 and L2 caches, and a row of 2000 doubles is one chunk, read as
@@ -218,7 +222,7 @@ namespace xt
                     m_bytes[k] = leaves[k].element_bytes;
                     gathers = gathers || m_convert[k] != nullptr || (m_stride[k] != 0 && m_stride[k] != 1);
                 }
-                m_chunk = gathers ? kernel_chunk<T> : static_cast<std::size_t>(-1);
+                m_chunk = gathers ? kernel_chunk<T> : kernel_whole_run;
                 if (gathers)
                 {
                     m_buffer.resize(slots * kernel_chunk<T>);

@@ -106,7 +106,7 @@ namespace xt
                 shape_arg(std::initializer_list<std::int64_t> sizes);
                 shape_arg(const partial_shape& shape);
 
-                template <class R, class = std::enable_if_t<is_integer_range_v<R>>>
+                template <class R, std::enable_if_t<is_integer_range_v<R>, int> = 0>
                 shape_arg(const R& sizes);
 
                 /// The sizes, or xn::shape_error naming `operation` for an unknown rank, an unknown size,
@@ -127,7 +127,7 @@ namespace xt
             public:
                 axes_arg(std::initializer_list<std::int64_t> axes);
 
-                template <class R, class = std::enable_if_t<is_integer_range_v<R>>>
+                template <class R, std::enable_if_t<is_integer_range_v<R>, int> = 0>
                 axes_arg(const R& axes);
 
                 const integer_list& list() const noexcept;
@@ -203,7 +203,7 @@ namespace xt
 
             /**
              * Lines `small` up with `big` under strategy `S`, as if `small` had been broadcast to `big`:
-             * for each axis of `big`, the axis of `small` that lands there, or xn::unknown. Throws
+             * for each axis of `big`, the axis of `small` that lands there, or xn::no_axis. Throws
              * xn::broadcast_error, starting with `what()`, unless the strategy keeps `big`'s axes in
              * order, every axis of `small` lands on one of them, and each lands on an axis of its size or
              * has size 1.
@@ -304,7 +304,7 @@ namespace xt
                 }
             }
 
-            template <class R, class>
+            template <class R, std::enable_if_t<is_integer_range_v<R>, int>>
             inline shape_arg::shape_arg(const R& sizes) : m_sizes(integer_list::of(sizes))
             {
             }
@@ -353,7 +353,7 @@ namespace xt
             {
             }
 
-            template <class R, class>
+            template <class R, std::enable_if_t<is_integer_range_v<R>, int>>
             inline axes_arg::axes_arg(const R& axes) : m_axes(integer_list::of(axes))
             {
             }
@@ -531,7 +531,7 @@ namespace xt
             inline axis_map axes_from_mapping(const std::vector<std::size_t>& mapping,
                                               std::size_t output_rank)
             {
-                axis_map from(output_rank, named::unknown);
+                axis_map from(output_rank, named::no_axis);
                 for (std::size_t i = 0; i < mapping.size(); ++i)
                 {
                     from[mapping[i]] = static_cast<std::int64_t>(i);
@@ -578,21 +578,14 @@ namespace xt
             inline axis_map place_within(std::string_view operation, const operand& big, const operand& small,
                                          const What& what)
             {
-                broadcast_plan p;
-                try
-                {
-                    p = plan<S>(big, small);
-                }
-                catch (const broadcast_error& error)
-                {
-                    throw_broadcast_error(operation, what(), ": ", error.what());
-                }
+                const broadcast_plan p = rethrow_within<broadcast_error>(
+                    operation, [&] { return plan<S>(big, small); }, [&] { return concat(what(), ": "); });
                 // An axis of `small` lands only where `big` has an axis too: elsewhere the broadcast
                 // would have added it to `big`.
                 std::vector<bool> landed(small.names.size(), false);
                 for (std::size_t i = 0; i < p.names.size(); ++i)
                 {
-                    if (p.axes[1][i] != named::unknown && p.axes[0][i] != named::unknown)
+                    if (p.axes[1][i] != named::no_axis && p.axes[0][i] != named::no_axis)
                     {
                         landed[static_cast<std::size_t>(p.axes[1][i])] = true;
                     }
@@ -601,10 +594,10 @@ namespace xt
                 {
                     if (!landed[j])
                     {
-                        throw_broadcast_error(operation, what(), ": ", describe_axis(small, j), " of ",
-                                              small.names.to_string(), " finds no axis of ",
-                                              big.names.to_string(), " to land on (the broadcast would give ",
-                                              p.names.to_string(), " with shape ", p.shape.to_string(), ")");
+                        throw_broadcast_error(operation, what(), ": ", describe_axis(small.names, j),
+                                              " finds no axis of ", big.names.to_string(),
+                                              " to land on (the broadcast would give ", p.names.to_string(),
+                                              " with shape ", p.shape.to_string(), ")");
                     }
                 }
                 const std::size_t rank = big.names.size();
@@ -622,7 +615,7 @@ namespace xt
                 for (std::size_t i = 0; i < rank; ++i)
                 {
                     const auto axis = p.axes[1][i];
-                    if (axis == named::unknown)
+                    if (axis == named::no_axis)
                     {
                         continue;
                     }
@@ -631,10 +624,10 @@ namespace xt
                     if (size != big_size && size != 1)
                     {
                         throw_broadcast_error(operation, what(), ": ",
-                                              describe_axis(small, static_cast<std::size_t>(axis)), " of ",
-                                              small.names.to_string(), " has size ", size, " but lands on ",
-                                              describe_axis(big, i), " of ", big.names.to_string(),
-                                              ", of size ", big_size, "; a size must be equal or 1");
+                                              describe_axis(small.names, static_cast<std::size_t>(axis)),
+                                              " has size ", size, " but lands on ",
+                                              describe_axis(big.names, i), ", of size ", big_size,
+                                              "; a size must be equal or 1");
                     }
                 }
                 return p.axes[1];

@@ -106,9 +106,6 @@ namespace xt
             template <class S>
             elementwise_plan plan_operands(std::string_view operation, const std::vector<operand>& operands);
 
-            /// Result axis i of `outer` lands where axis `outer[i]` of an intermediate result came from.
-            axis_map compose(const axis_map& outer, const axis_map& inner);
-
             /// What a strategy sees of a named or a plain expression (a plain one's axes are all "?").
             template <class A>
             operand operand_for(const A& a);
@@ -143,31 +140,13 @@ namespace xt
              * implementation of the elementwise path *
              ****************************************/
 
-            inline axis_map compose(const axis_map& outer, const axis_map& inner)
-            {
-                axis_map result(outer.size(), named::unknown);
-                for (std::size_t i = 0; i < outer.size(); ++i)
-                {
-                    if (outer[i] != named::unknown)
-                    {
-                        result[i] = inner[static_cast<std::size_t>(outer[i])];
-                    }
-                }
-                return result;
-            }
-
             // A strategy names itself in its refusals; the user also needs the operation that asked.
             template <class S>
             inline broadcast_plan plan_for(std::string_view operation, const operand& a, const operand& b)
             {
-                try
-                {
-                    return named::plan<S>(a, b);
-                }
-                catch (const named::broadcast_error& e)
-                {
-                    throw_broadcast_error(operation, "the operands do not line up: ", e.what());
-                }
+                return rethrow_within<named::broadcast_error>(
+                    operation, [&] { return named::plan<S>(a, b); },
+                    [] { return "the operands do not line up: "; });
             }
 
             template <class S>
@@ -185,7 +164,7 @@ namespace xt
                     check_concrete_plan(operation, next, so_far, operands[k]);
                     for (auto& f : from)
                     {
-                        f = compose(next.axes[0], f);
+                        f = compose_index_maps(next.axes[0], f, named::no_axis);
                     }
                     from.push_back(next.axes[1]);
                     p = std::move(next);

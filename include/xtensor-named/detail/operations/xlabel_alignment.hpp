@@ -152,19 +152,7 @@ namespace xt
             compose_maps(const std::vector<std::int64_t>& outer,
                          const std::optional<std::vector<std::int64_t>>& inner)
             {
-                if (!inner)
-                {
-                    return outer;
-                }
-                std::vector<std::int64_t> result(outer.size(), named::missing);
-                for (std::size_t i = 0; i < outer.size(); ++i)
-                {
-                    if (outer[i] != named::missing)
-                    {
-                        result[i] = (*inner)[static_cast<std::size_t>(outer[i])];
-                    }
-                }
-                return result;
+                return inner ? compose_index_maps(outer, *inner, named::missing) : outer;
             }
 
             template <class Shaping>

@@ -40,9 +40,6 @@ namespace xt
             std::optional<std::int64_t> unify_size(std::int64_t lhs, std::int64_t rhs,
                                                    size_rule rule) noexcept;
 
-            /// `axis 'h' (axis 2)`, or `unnamed axis 0`.
-            std::string describe_axis(const operand& op, std::size_t axis);
-
             /// Every refusal of a strategy: "xn::<strategy>: <details>; operands <a> and <b>".
             template <class... Args>
             [[noreturn]] void throw_strategy_error(std::string_view strategy, const operand& a,
@@ -102,17 +99,6 @@ namespace xt
                 return std::nullopt;
             }
 
-            inline std::string describe_axis(const operand& op, std::size_t axis)
-            {
-                const std::string& name = op.names[axis];
-                if (name == unnamed_axis)
-                {
-                    return concat("unnamed axis ", axis);
-                }
-                // Qualified: with a std::string argument, argument-dependent lookup would pick std::quoted.
-                return concat("axis ", detail::quoted(name), " (axis ", axis, ")");
-            }
-
             template <class... Args>
             [[noreturn]] inline void throw_strategy_error(std::string_view strategy, const operand& a,
                                                           const operand& b, const Args&... details)
@@ -142,9 +128,8 @@ namespace xt
                 const auto size = unify_size(size_a, size_b, rule);
                 if (!size)
                 {
-                    throw_strategy_error(strategy, a, b, describe_axis(a, ia), " of ", a.names, " has size ",
-                                         size_a, " but ", describe_axis(b, ib), " of ", b.names, " has size ",
-                                         size_b, why);
+                    throw_strategy_error(strategy, a, b, describe_axis(a.names, ia), " has size ", size_a,
+                                         " but ", describe_axis(b.names, ib), " has size ", size_b, why);
                 }
                 return *size;
             }
@@ -160,9 +145,8 @@ namespace xt
                 }
                 if (name_a != unnamed_axis && name_b != unnamed_axis)
                 {
-                    throw_strategy_error(strategy, a, b, describe_axis(a, ia), " of ", a.names,
-                                         " lines up with ", describe_axis(b, ib), " of ", b.names,
-                                         ", and their names differ");
+                    throw_strategy_error(strategy, a, b, describe_axis(a.names, ia), " lines up with ",
+                                         describe_axis(b.names, ib), ", and their names differ");
                 }
                 // PyTorch's rule for named tensors: a name matched against "?" must not also appear elsewhere
                 // in the other operand, else the result would carry that name twice.
@@ -175,11 +159,10 @@ namespace xt
                 const auto elsewhere = unnamed_side.names.index_of(name);
                 if (elsewhere >= 0)
                 {
-                    throw_strategy_error(strategy, a, b, describe_axis(named_side, named_axis), " of ",
-                                         named_side.names, " lines up with ",
-                                         describe_axis(unnamed_side, unnamed_axis_index), " of ",
-                                         unnamed_side.names, ", which has ", detail::quoted(name),
-                                         " elsewhere (axis ", elsewhere, ")");
+                    throw_strategy_error(
+                        strategy, a, b, describe_axis(named_side.names, named_axis), " lines up with ",
+                        describe_axis(unnamed_side.names, unnamed_axis_index), ", which has ",
+                        detail::quoted(name), " elsewhere (axis ", elsewhere, ")");
                 }
                 return name;
             }
