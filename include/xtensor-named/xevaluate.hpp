@@ -113,16 +113,6 @@ namespace xt
                 return from;
             }
 
-            template <class S>
-            struct is_fixed_shape : std::false_type
-            {
-            };
-
-            template <std::size_t... N>
-            struct is_fixed_shape<xt::fixed_shape<N...>> : std::true_type
-            {
-            };
-
             /// Throws xn::shape_error unless a container of type `C` and shape `current` can take `shape`.
             template <class C, class Current, class Shape>
             void check_assignable(const Current& current, const Shape& shape)
@@ -134,7 +124,8 @@ namespace xt
                                       " has the static rank ", rank, ", and the expression has ",
                                       shape.size(), " axes, shape ", shape_string(shape));
                 }
-                if constexpr (!is_fixed_shape<typename C::shape_type>::value && !is_resizable_output_v<C>)
+                if constexpr (!xt::detail::is_fixed<typename C::shape_type>::value &&
+                              !is_resizable_output_v<C>)
                 {
                     // A view, or an adaptor of memory it does not own: xtensor would refuse only after
                     // changing the adaptor's shape, or broadcast into the view.
@@ -145,7 +136,7 @@ namespace xt
                                           shape_string(shape));
                     }
                 }
-                if constexpr (is_fixed_shape<typename C::shape_type>::value)
+                if constexpr (xt::detail::is_fixed<typename C::shape_type>::value)
                 {
                     bool same = current.size() == shape.size();
                     for (std::size_t i = 0; same && i < shape.size(); ++i)

@@ -166,30 +166,14 @@ namespace xt
 
             inline xt::layout_type layout_of(const view_shape_type& shape, const view_strides_type& strides)
             {
-                // Contiguous in `layout` when each axis steps over all the elements of the axes inside it;
-                // the stride of a size-1 axis is never used to step.
-                const auto matches = [&](xt::layout_type layout)
+                // xtensor's own test, as its strided views make it: a size-1 axis has stride 0 (as the views
+                // of this library give it) or the stride it would have in the layout.
+                for (const auto layout : {xt::layout_type::row_major, xt::layout_type::column_major})
                 {
-                    const std::size_t rank = shape.size();
-                    std::ptrdiff_t inner_elements = 1;
-                    for (std::size_t k = 0; k < rank; ++k)
+                    if (xt::do_strides_match(shape, strides, layout, true))
                     {
-                        const std::size_t i = layout == xt::layout_type::row_major ? rank - 1 - k : k;
-                        if (shape[i] != 1 && strides[i] != inner_elements)
-                        {
-                            return false;
-                        }
-                        inner_elements *= static_cast<std::ptrdiff_t>(shape[i]);
+                        return layout;
                     }
-                    return true;
-                };
-                if (matches(xt::layout_type::row_major))
-                {
-                    return xt::layout_type::row_major;
-                }
-                if (matches(xt::layout_type::column_major))
-                {
-                    return xt::layout_type::column_major;
                 }
                 return xt::layout_type::dynamic;
             }

@@ -214,7 +214,8 @@ namespace xt
             };
 
             /// The container `eval` makes for the xtensor expression `E`: an xt::xtensor where the rank is
-            /// static, an xt::xarray elsewhere.
+            /// static, an xt::xarray elsewhere, row-major, as SPEC.md promises. Not xt::temporary_type_t,
+            /// which gives an xt::xtensor_fixed for a fixed shape and follows a column-major operand.
             template <class E>
             using container_for_t = typename container_for_shape<
                 typename std::decay_t<E>::shape_type>::template type<typename std::decay_t<E>::value_type>;

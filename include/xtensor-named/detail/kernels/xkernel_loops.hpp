@@ -359,12 +359,11 @@ namespace xt
                     }
                 }
                 constexpr std::size_t width = simd::batch_size<T>;
-                constexpr std::size_t alignment = sizeof(simd::batch<T>);
                 const Row local_row = row;
                 T* const local_dst = dst;
-                const auto address = reinterpret_cast<std::uintptr_t>(local_dst);
-                std::size_t head = ((alignment - address % alignment) % alignment) / sizeof(T);
-                head = address % sizeof(T) != 0 ? count : std::min(head, count);
+                // The elements before the first address that a batch store may take (all of them where
+                // the output is not even aligned to its element).
+                const std::size_t head = xsimd::get_alignment_offset(local_dst, count, width);
                 std::size_t i = 0;
                 for (; i < head; ++i)
                 {
@@ -753,7 +752,7 @@ namespace xt
                     }
                     // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                     // on its way to a strided output; the recursion uses the others, one per depth.
-                    m_buffers.reset(new T[(2 + buffers_needed(0)) * kernel_sum_chunk<T>]);
+                    m_buffers.resize((2 + buffers_needed(0)) * kernel_sum_chunk<T>);
                 }
 
                 void run()
@@ -824,7 +823,7 @@ namespace xt
 
                 T* buffer(std::size_t depth) noexcept
                 {
-                    return m_buffers.get() + depth * kernel_sum_chunk<T>;
+                    return m_buffers.data() + depth * kernel_sum_chunk<T>;
                 }
 
                 void point_row(const position_type& position, std::size_t first, std::size_t count)
@@ -1041,7 +1040,7 @@ namespace xt
                 kernel_row<T, L> m_row{};
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
-                std::unique_ptr<T[]> m_buffers;
+                kernel_buffer<T> m_buffers;
             };
 
             template <class Node, class Fold, class T, std::size_t L>

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../../xcompat_xsimd.hpp"
+#include "../../xcompat_xtensor.hpp"
 #include "xkernel_layout.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
@@ -39,6 +40,11 @@ namespace xt
                                                              ? 8192 / sizeof(T) / simd::batch_size<T>
                                                              : 1) *
                                                         simd::batch_size<T>;
+
+            /// Scratch memory of the kernels: uninitialised (every element is written before it is read)
+            /// and aligned for whole batches.
+            template <class T>
+            using kernel_buffer = xt::uvector<T, xsimd::aligned_allocator<T>>;
 
             /// The chunk of a run that needs no buffer: the whole run is one chunk, however long.
             inline constexpr std::size_t kernel_whole_run = std::numeric_limits<std::size_t>::max();
@@ -202,7 +208,7 @@ namespace xt
                 std::array<kernel_index, slots> m_bytes{};
                 std::size_t m_chunk;
                 // A chunk for each gathered leaf, and the converted value of each constant one.
-                std::vector<T> m_buffer;
+                kernel_buffer<T> m_buffer;
                 std::array<T, slots> m_constant{};
             };
 
