@@ -45,6 +45,9 @@ namespace
 
 TEST(index_map, identity_takes_every_position_in_order)
 {
+    EXPECT_EQ(xn::detail::identity_map(0), index_map{});
+    EXPECT_EQ(xn::detail::identity_map(3), (index_map{0, 1, 2}));
+    EXPECT_TRUE(xn::detail::is_identity_map(xn::detail::identity_map(5), 5));
     EXPECT_TRUE(xn::detail::is_identity_map({}, 0));
     EXPECT_TRUE(xn::detail::is_identity_map({0, 1, 2}, 3));
     EXPECT_FALSE(xn::detail::is_identity_map({0, 1, 2}, 4));

@@ -778,7 +778,7 @@ namespace
             xn::broadcast_plan p;
             p.names = longer.names;
             std::vector<std::int64_t> sizes = longer.shape.sizes();
-            p.axes[a_longer ? 0 : 1] = xn::detail::identity_axes(sizes.size());
+            p.axes[a_longer ? 0 : 1] = xn::detail::identity_map(sizes.size());
             p.axes[a_longer ? 1 : 0].assign(sizes.size(), xn::no_axis);
             for (std::size_t i = 0; i < shorter.names.size(); ++i)
             {

@@ -35,7 +35,7 @@ namespace
     {
         static std::optional<xn::label_alignment> align(const xn::labels& a, const xn::labels&)
         {
-            return xn::label_alignment{a, {xn::detail::identity_axes(a.size()), index_map(a.size(), 0)}};
+            return xn::label_alignment{a, {xn::detail::identity_map(a.size()), index_map(a.size(), 0)}};
         }
     };
 

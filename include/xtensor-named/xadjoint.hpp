@@ -120,6 +120,16 @@ namespace xt
         std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const partial_shape& a,
                                                                          const partial_shape& b);
 
+        namespace detail
+        {
+            /// broadcast_gradient_axes takes two xtensor shapes or two named expressions.
+            template <class A, class B>
+            using enable_gradient_operands_t =
+                std::enable_if_t<(is_integer_range_v<A> && is_integer_range_v<B>) ||
+                                     (is_named_expression_v<A> && is_named_expression_v<B>),
+                                 int>;
+        } // namespace detail
+
         /**
          * broadcast_gradient_axes of two xtensor shapes (`x.shape()`, a std::vector of sizes), under
          * numpy's rule; or of two named expressions, under their broadcasting strategy: the result axes
@@ -129,10 +139,7 @@ namespace xt
          * auto [dimg, dlbl] = xn::broadcast_gradient_axes(img, lbl);  // lbl's sums over channel
          * @endcode
          */
-        template <class A, class B,
-                  std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
-                                       (is_named_expression_v<A> && is_named_expression_v<B>),
-                                   int> = 0>
+        template <class A, class B, detail::enable_gradient_operands_t<A, B> = 0>
         std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b);
 
         namespace detail
@@ -321,10 +328,7 @@ namespace xt
             return detail::gradient_axes<numpy>(operand::unnamed(a), operand::unnamed(b));
         }
 
-        template <class A, class B,
-                  std::enable_if_t<(detail::is_integer_range_v<A> && detail::is_integer_range_v<B>) ||
-                                       (is_named_expression_v<A> && is_named_expression_v<B>),
-                                   int>>
+        template <class A, class B, detail::enable_gradient_operands_t<A, B>>
         inline std::array<std::vector<std::int64_t>, 2> broadcast_gradient_axes(const A& a, const B& b)
         {
             if constexpr (is_named_expression_v<A> && is_named_expression_v<B>)

@@ -693,7 +693,7 @@ namespace xt
         {
             const auto& metadata = self.metadata();
             auto result_metadata =
-                detail::select_axes(metadata, detail::identity_axes(metadata.names.size()), std::move(names));
+                detail::select_axes(metadata, detail::identity_map(metadata.names.size()), std::move(names));
             using closure = xt::xclosure_t<decltype(std::forward<Self>(self).expression())>;
             return xnamed<closure, S>(std::forward<Self>(self).expression(), std::move(result_metadata));
         }

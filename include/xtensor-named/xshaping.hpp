@@ -233,7 +233,7 @@ namespace xt
 
             inline label_alignment as_they_are(const labels& a)
             {
-                return label_alignment{a, {identity_axes(a.size()), identity_axes(a.size())}};
+                return label_alignment{a, {identity_map(a.size()), identity_map(a.size())}};
             }
         } // namespace detail
 
@@ -272,11 +272,11 @@ namespace xt
             // everything else; xarray's join='outer' inherits it.
             if (detail::same_labels(a, b) || b.empty())
             {
-                return label_alignment{a, {detail::identity_axes(a.size()), detail::positions_in(a, b)}};
+                return label_alignment{a, {detail::identity_map(a.size()), detail::positions_in(a, b)}};
             }
             if (a.empty())
             {
-                return label_alignment{b, {detail::positions_in(b, a), detail::identity_axes(b.size())}};
+                return label_alignment{b, {detail::positions_in(b, a), detail::identity_map(b.size())}};
             }
             label_alignment result;
             result.result = a;
@@ -297,12 +297,12 @@ namespace xt
 
         inline std::optional<label_alignment> shape_left::align(const labels& a, const labels& b)
         {
-            return label_alignment{a, {detail::identity_axes(a.size()), detail::positions_in(a, b)}};
+            return label_alignment{a, {detail::identity_map(a.size()), detail::positions_in(a, b)}};
         }
 
         inline std::optional<label_alignment> shape_right::align(const labels& a, const labels& b)
         {
-            return label_alignment{b, {detail::positions_in(b, a), detail::identity_axes(b.size())}};
+            return label_alignment{b, {detail::positions_in(b, a), detail::identity_map(b.size())}};
         }
 
         template <class S, class Shaping>

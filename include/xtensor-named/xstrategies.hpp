@@ -34,6 +34,7 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xpartial_shape.hpp"
+#include "detail/core/xindex_map.hpp"
 #include "detail/plans/xunify.hpp"
 
 namespace xt
@@ -149,9 +150,6 @@ namespace xt
             /// numpy and core.matrix: right-aligned axes, names unified position by position.
             broadcast_plan plan_right_aligned(std::string_view strategy, const operand& a, const operand& b,
                                               size_rule rule, std::string_view why);
-
-            /// `0, 1, ..., n - 1`: the axes of an operand that lands on the result unpermuted.
-            std::vector<std::int64_t> identity_axes(std::size_t n);
         } // namespace detail
 
         /******************************
@@ -160,16 +158,6 @@ namespace xt
 
         namespace detail
         {
-            inline std::vector<std::int64_t> identity_axes(std::size_t n)
-            {
-                std::vector<std::int64_t> axes(n);
-                for (std::size_t i = 0; i < n; ++i)
-                {
-                    axes[i] = static_cast<std::int64_t>(i);
-                }
-                return axes;
-            }
-
             inline broadcast_plan plan_right_aligned(std::string_view strategy, const operand& a,
                                                      const operand& b, size_rule rule, std::string_view why)
             {
@@ -264,7 +252,7 @@ namespace xt
             std::vector<std::string> names(a.names.begin(), a.names.end());
             std::vector<std::int64_t> sizes(a.shape.sizes());
             broadcast_plan result;
-            result.axes[0] = detail::identity_axes(names.size());
+            result.axes[0] = detail::identity_map(names.size());
             result.axes[1].assign(names.size(), named::no_axis);
             for (std::size_t i = 0; i < a.names.size(); ++i)
             {
@@ -322,7 +310,7 @@ namespace xt
             std::vector<std::int64_t> sizes(larger.shape.sizes());
             broadcast_plan result;
             result.names = larger.names;
-            result.axes[larger_k] = detail::identity_axes(larger.names.size());
+            result.axes[larger_k] = detail::identity_map(larger.names.size());
             result.axes[1 - larger_k].assign(larger.names.size(), named::no_axis);
             std::size_t smaller_unnamed_seen = 0;
             for (std::size_t j = 0; j < smaller.names.size(); ++j)
@@ -391,7 +379,7 @@ namespace xt
             broadcast_plan result;
             result.names = a.names;
             result.shape = partial_shape::of(sizes);
-            result.axes[0] = detail::identity_axes(a.names.size());
+            result.axes[0] = detail::identity_map(a.names.size());
             result.axes[1] = result.axes[0];
             return result;
         }

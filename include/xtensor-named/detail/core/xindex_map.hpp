@@ -26,6 +26,9 @@ namespace xt
         {
             using index_map = std::vector<std::int64_t>;
 
+            /// `0, 1, ..., size - 1`: a source of `size` positions taken as it is.
+            index_map identity_map(std::size_t size);
+
             /// Whether `map` takes the `size` positions of its source in order, each once.
             bool is_identity_map(const index_map& map, std::size_t size) noexcept;
 
@@ -47,6 +50,16 @@ namespace xt
             /*************************************
              * implementation of the index maps *
              *************************************/
+
+            inline index_map identity_map(std::size_t size)
+            {
+                index_map map(size);
+                for (std::size_t i = 0; i < size; ++i)
+                {
+                    map[i] = static_cast<std::int64_t>(i);
+                }
+                return map;
+            }
 
             inline bool is_identity_map(const index_map& map, std::size_t size) noexcept
             {

@@ -32,6 +32,7 @@
 #include "../../xpartial_shape.hpp"
 #include "../kernels/xevaluate_into.hpp"
 #include "../core/xextent.hpp"
+#include "../core/xindex_map.hpp"
 #include "../kernels/xreadonly_broadcast.hpp"
 
 namespace xt
@@ -44,7 +45,7 @@ namespace xt
             using view_strides_type = xt::dynamic_shape<std::ptrdiff_t>;
 
             /// For each axis of a view, the axis of the source that it shows, or xn::no_axis for a new one.
-            using axis_map = std::vector<std::int64_t>;
+            using axis_map = index_map;
 
             /**
              * Whether `E` is an elementwise tree that views see through: leaves with a data interface,

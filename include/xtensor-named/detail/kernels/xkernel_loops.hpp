@@ -17,9 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "../../xcompat_xsimd.hpp"

@@ -566,7 +566,7 @@ namespace xt
             {
                 if constexpr (is_named_expression_v<L>)
                 {
-                    return select_axes(like.metadata(), identity_axes(target.names.size()), target.names);
+                    return select_axes(like.metadata(), identity_map(target.names.size()), target.names);
                 }
                 else
                 {
