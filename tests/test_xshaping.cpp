@@ -487,6 +487,90 @@ TEST(aligned_operations, evaluate_a_lazy_named_operand_once)
     EXPECT_TRUE(same_with_nan(values_of(doubled + b), xt::xarray<double>{na, 5., na}));
 }
 
+namespace
+{
+    // The values of `e` element by element through xtensor's own access, bit for bit.
+    bool same_bits(const xt::xarray<double>& a, const xt::xarray<double>& b)
+    {
+        if (a.shape() != b.shape())
+        {
+            return false;
+        }
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            const bool both_nan = std::isnan(a.data()[i]) && std::isnan(b.data()[i]);
+            if (!both_nan &&
+                (a.data()[i] != b.data()[i] || std::signbit(a.data()[i]) != std::signbit(b.data()[i])))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // f(a, b) under xn::shape_union computed through xn::align, which gathers each operand on its own.
+    template <class F, class A, class B>
+    xt::xarray<double> through_align(F f, const A& a, const B& b)
+    {
+        auto [l, r] = xn::align<xn::shape_union>(a, b);
+        return xt::xarray<double>(f(l, r).expression());
+    }
+} // namespace
+
+TEST(aligned_operations, arithmetic_joined_in_one_pass_equals_each_operand_gathered_on_its_own)
+{
+    // Two labelled axes, both joined; the right operand transposed in memory, and lazy.
+    const xt::xarray<double> x = {{1., -0., 3., 4.}, {5., 6., -7., 8.}, {9., 10., 11., -0.}};
+    const xt::xarray<double> y_t = {{-0., 2.5, 4.}, {0.5, -0., 8.}, {-1.5, 3., 0.}, {2., 6., -0.}};
+    const auto a = xn::name<union_dims>(x, {"s", "t"}, {{"s", {"p", "q", "r"}}, {"t", {0, 1, 2, 3}}});
+    const auto b =
+        xn::name<union_dims>(xt::transpose(y_t), {"s", "t"}, {{"s", {"q", "r", "z"}}, {"t", {2, 3, 4, 5}}});
+    const auto lazy_b = b * 1.;
+    const auto plus = [](const auto& l, const auto& r) { return l + r; };
+    const auto minus = [](const auto& l, const auto& r) { return l - r; };
+    const auto times = [](const auto& l, const auto& r) { return l * r; };
+    const auto divided = [](const auto& l, const auto& r) { return l / r; };
+    const auto check = [&](auto f, const char* what)
+    {
+        SCOPED_TRACE(what);
+        const auto joined = f(a, b);
+        EXPECT_EQ(joined.coords(), (xn::coords{{"s", {"p", "q", "r", "z"}}, {"t", {0, 1, 2, 3, 4, 5}}}));
+        const auto expected = through_align(f, a, b);
+        EXPECT_EQ(expected.shape()[0], 4u);
+        EXPECT_TRUE(same_bits(values_of(joined), expected));
+        EXPECT_TRUE(same_bits(values_of(xn::eval(joined)), expected));
+        EXPECT_TRUE(same_bits(values_of(f(a, lazy_b)), expected));
+        // The sum of what each operand has, a reduction that reads the joined result.
+        EXPECT_TRUE(
+            same_bits(values_of(xn::nansum(joined, {"t"})), xt::xarray<double>(xt::nansum(expected, {1}))));
+    };
+    check(plus, "+");
+    check(minus, "-");
+    check(times, "*");
+    check(divided, "/");
+    // A sign stays: (q, 2) is -7 + -0 and (r, 3) is -0 + -0.
+    const auto sum = values_of(a + b);
+    EXPECT_EQ(sum(1, 2), -7.);
+    EXPECT_EQ(sum(2, 3), 0.);
+    EXPECT_TRUE(std::signbit(sum(2, 3)));
+}
+
+TEST(aligned_operations, arithmetic_of_operands_that_do_not_join_in_one_pass_is_gathered_operand_by_operand)
+{
+    // Different axis orders, a broadcast, an element type that + promotes: each gathered on its own.
+    const xt::xarray<double> x = {{1., 2.}, {3., 4.}};
+    const auto a = xn::name<union_dims>(x, {"s", "t"}, {{"t", {0, 1}}});
+    const auto b = xn::name<union_dims>(x, {"t", "s"}, {{"t", {1, 2}}});
+    EXPECT_TRUE(same_with_nan(values_of(a + b), xt::xarray<double>{{na, 3., na}, {na, 6., na}}));
+    const auto row = xn::name<union_dims>(xt::xarray<double>{10., 20.}, {"t"}, {{"t", {1, 2}}});
+    EXPECT_TRUE(same_with_nan(values_of(a + row), xt::xarray<double>{{na, 12., na}, {na, 14., na}}));
+    const xt::xarray<std::int8_t> small = {100, 100};
+    const auto c = xn::name(small, {"t"}, {{"t", {0, 1}}});
+    const auto d = xn::name(small, {"t"}, {{"t", {1, 2}}});
+    const auto widened = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), c, d, 0));
+    EXPECT_EQ(widened.expression(), (xt::xarray<int>{100, 200, 100}));
+}
+
 TEST(aligned_operations, align_every_operand_of_a_ternary_function)
 {
     const xt::xarray<bool> c = {true, false, true, false};

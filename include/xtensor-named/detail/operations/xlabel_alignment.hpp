@@ -18,7 +18,9 @@
 // strategies whether an operand is gathered is known only once the labels are seen, so every named
 // operand becomes one type, a read-only strided view over a buffer: the operand's own memory when its
 // labels need no gather (no copy), or a new buffer of its gathered values (xarray's reindex copies too).
-// A named operand that is a lazy expression is evaluated once into such a buffer.
+// A named operand that is a lazy expression is evaluated once into such a buffer. Where + - * / joins two
+// operands of the same dims, the result is computed once as the labels are joined (joined_arguments), so
+// that what reads it later reads one buffer, not one per operand.
 
 #include <algorithm>
 #include <array>
@@ -109,7 +111,7 @@ namespace xt
              * every named operand as a named gathered view (see the top of this file). `fill` fills what
              * an operand lacks: a value, or no_fill.
              */
-            template <class Shaping, class Fill, class... A>
+            template <class Shaping, class Functor = void, class Fill, class... A>
             auto align_operands(std::string_view operation, const Fill& fill, A&&... args);
 
             /*******************************************
@@ -318,119 +320,308 @@ namespace xt
                 }
             }
 
-            /// The values of `e` (strided memory at `data`) gathered through `how`, in a new row-major
-            /// buffer.
-            template <class T, class Shape>
-            inline auto gather(const T* data, const Shape& shape, const view_strides_type& strides,
-                               std::size_t offset, const operand_alignment& how, const T& fill)
+            /// Where the values of one operand come from in the aligned layout: per axis and aligned position
+            /// the memory offset to add (`absent` where the operand lacks the label and `fill` stands in),
+            /// and the runs that every aligned row is made of.
+            template <class T>
+            struct gather_source
             {
-                // Per axis and result position, the memory offset to add; `absent` marks a filled position.
-                constexpr std::ptrdiff_t absent = std::numeric_limits<std::ptrdiff_t>::min();
+                static constexpr std::ptrdiff_t absent = std::numeric_limits<std::ptrdiff_t>::min();
+
+                /// Consecutive positions of a row that read consecutive source elements, or that are filled.
+                struct run
+                {
+                    std::size_t length;
+                    std::ptrdiff_t first; // `absent` for a run of filled positions
+                };
+
+                const T* data;
+                std::ptrdiff_t offset;
+                std::ptrdiff_t last_stride;
+                std::vector<std::vector<std::ptrdiff_t>> steps;
+                std::vector<run> runs;
+                T fill;
+
+                view_shape_type aligned_shape() const
+                {
+                    view_shape_type shape(steps.size());
+                    for (std::size_t j = 0; j < steps.size(); ++j)
+                    {
+                        shape[j] = steps[j].size();
+                    }
+                    return shape;
+                }
+            };
+
+            template <class T, class Shape>
+            inline gather_source<T> make_gather_source(const T* data, const Shape& shape,
+                                                       const view_strides_type& strides, std::size_t offset,
+                                                       const operand_alignment& how, const T& fill)
+            {
+                using source = gather_source<T>;
                 const std::size_t rank = how.maps.size();
-                std::vector<std::vector<std::ptrdiff_t>> steps(rank);
-                view_shape_type result_shape(rank);
-                std::size_t total = 1;
+                source result{data,
+                              static_cast<std::ptrdiff_t>(offset),
+                              rank > 0 ? strides[rank - 1] : 0,
+                              std::vector<std::vector<std::ptrdiff_t>>(rank),
+                              {},
+                              fill};
                 for (std::size_t j = 0; j < rank; ++j)
                 {
+                    auto& steps = result.steps[j];
                     if (how.maps[j])
                     {
                         for (const auto position : *how.maps[j])
                         {
-                            steps[j].push_back(position == named::missing ? absent : position * strides[j]);
+                            steps.push_back(position == named::missing ? source::absent
+                                                                       : position * strides[j]);
                         }
                     }
                     else
                     {
                         for (std::size_t i = 0; i < static_cast<std::size_t>(shape[j]); ++i)
                         {
-                            steps[j].push_back(static_cast<std::ptrdiff_t>(i) * strides[j]);
+                            steps.push_back(static_cast<std::ptrdiff_t>(i) * strides[j]);
                         }
                     }
-                    result_shape[j] = steps[j].size();
-                    total *= result_shape[j];
                 }
-                auto buffer = std::make_shared<xt::xarray<T, xt::layout_type::row_major>>(result_shape);
-                T* out = buffer->data();
                 // Along the last axis, each row is the same runs of consecutive source elements and of
                 // filled positions (a row shifted by a join, say): found once, then copied run by run.
-                struct run
-                {
-                    std::size_t length;
-                    std::ptrdiff_t first; // `absent` for a run of filled positions
-                    std::ptrdiff_t stride;
-                };
-                std::vector<run> runs;
                 if (rank > 0)
                 {
-                    const std::vector<std::ptrdiff_t>& last = steps[rank - 1];
-                    const std::ptrdiff_t stride = strides[rank - 1];
-                    for (std::size_t i = 0; i < last.size(); ++i)
+                    auto& runs = result.runs;
+                    for (const auto step : result.steps[rank - 1])
                     {
                         const bool extends =
                             !runs.empty() &&
-                            ((last[i] == absent && runs.back().first == absent) ||
-                             (last[i] != absent && runs.back().first != absent &&
-                              last[i] == runs.back().first +
-                                             static_cast<std::ptrdiff_t>(runs.back().length) * stride));
+                            ((step == source::absent && runs.back().first == source::absent) ||
+                             (step != source::absent && runs.back().first != source::absent &&
+                              step == runs.back().first + static_cast<std::ptrdiff_t>(runs.back().length) *
+                                                              result.last_stride));
                         if (extends)
                         {
                             ++runs.back().length;
                         }
                         else
                         {
-                            runs.push_back(run{1, last[i], stride});
+                            runs.push_back({1, step});
                         }
                     }
                 }
-                const auto row = [&](std::ptrdiff_t at, bool filled)
+                return result;
+            }
+
+            /// Writes one aligned row of `source` (its memory at `at`, or all filled) to `out`.
+            template <class T>
+            inline void gather_row(const gather_source<T>& source, std::ptrdiff_t at, bool filled, T* out)
+            {
+                for (const auto& r : source.runs)
                 {
-                    for (const run& r : runs)
+                    if (filled || r.first == gather_source<T>::absent)
                     {
-                        if (filled || r.first == absent)
-                        {
-                            std::fill(out, out + r.length, fill);
-                        }
-                        else if (r.stride == 1)
-                        {
-                            std::copy(data + at + r.first, data + at + r.first + r.length, out);
-                        }
-                        else
-                        {
-                            const T* src = data + at + r.first;
-                            for (std::size_t i = 0; i < r.length; ++i)
-                            {
-                                out[i] = src[static_cast<std::ptrdiff_t>(i) * r.stride];
-                            }
-                        }
-                        out += r.length;
+                        std::fill(out, out + r.length, source.fill);
                     }
-                };
-                const auto walk = [&](const auto& self, std::size_t axis, std::ptrdiff_t at,
-                                      bool filled) -> void
+                    else if (source.last_stride == 1)
+                    {
+                        const T* from = source.data + at + r.first;
+                        std::copy(from, from + r.length, out);
+                    }
+                    else
+                    {
+                        const T* from = source.data + at + r.first;
+                        for (std::size_t i = 0; i < r.length; ++i)
+                        {
+                            out[i] = from[static_cast<std::ptrdiff_t>(i) * source.last_stride];
+                        }
+                    }
+                    out += r.length;
+                }
+            }
+
+            /// Calls `row(at, filled, out)` for every aligned row of a row-major buffer at `out`: `at[k]` is
+            /// where the row starts in source k's memory, `filled[k]` whether source k lacks the whole row.
+            /// The sources have the same aligned shape, of rank 1 at least.
+            template <class T, std::size_t N, class Row>
+            inline void for_each_aligned_row(const std::array<const gather_source<T>*, N>& sources, T* out,
+                                             Row&& row)
+            {
+                using src = gather_source<T>;
+                const std::size_t rank = sources[0]->steps.size();
+                const std::size_t row_length = sources[0]->steps[rank - 1].size();
+                std::array<std::ptrdiff_t, N> start{};
+                std::array<bool, N> none_filled{};
+                for (std::size_t k = 0; k < N; ++k)
+                {
+                    start[k] = sources[k]->offset;
+                }
+                const auto walk = [&](const auto& self, std::size_t axis,
+                                      const std::array<std::ptrdiff_t, N>& at,
+                                      const std::array<bool, N>& filled) -> void
                 {
                     if (axis + 1 == rank)
                     {
-                        row(at, filled);
+                        row(at, filled, out);
+                        out += row_length;
                         return;
                     }
-                    for (const auto step : steps[axis])
+                    const std::size_t size = sources[0]->steps[axis].size();
+                    for (std::size_t i = 0; i < size; ++i)
                     {
-                        const bool lacks = filled || step == absent;
-                        self(self, axis + 1, lacks ? at : at + step, lacks);
+                        std::array<std::ptrdiff_t, N> next = at;
+                        std::array<bool, N> lacks = filled;
+                        for (std::size_t k = 0; k < N; ++k)
+                        {
+                            const std::ptrdiff_t step = sources[k]->steps[axis][i];
+                            lacks[k] = lacks[k] || step == src::absent;
+                            next[k] = lacks[k] ? at[k] : at[k] + step;
+                        }
+                        self(self, axis + 1, next, lacks);
                     }
                 };
-                if (rank == 0)
+                walk(walk, 0, start, none_filled);
+            }
+
+            /// Consecutive positions of an aligned row where each of two sources reads consecutive elements
+            /// or is filled: the runs of both, cut where either changes.
+            struct joined_segment
+            {
+                std::size_t length;
+                std::array<std::ptrdiff_t, 2> first; // gather_source<T>::absent where that source is filled
+            };
+
+            template <class T>
+            inline std::vector<joined_segment> joined_segments(const gather_source<T>& left,
+                                                               const gather_source<T>& right)
+            {
+                constexpr std::ptrdiff_t absent = gather_source<T>::absent;
+                const auto start = [](const auto& run, std::size_t used, std::ptrdiff_t stride) {
+                    return run.first == absent ? absent
+                                               : run.first + static_cast<std::ptrdiff_t>(used) * stride;
+                };
+                std::vector<joined_segment> result;
+                std::size_t l = 0;
+                std::size_t r = 0;
+                std::size_t used_l = 0; // positions of left run l already in a segment
+                std::size_t used_r = 0;
+                while (l < left.runs.size() && r < right.runs.size())
                 {
-                    *out = data[offset];
+                    const auto& a = left.runs[l];
+                    const auto& b = right.runs[r];
+                    const std::size_t length = std::min(a.length - used_l, b.length - used_r);
+                    result.push_back(joined_segment{
+                        length, {start(a, used_l, left.last_stride), start(b, used_r, right.last_stride)}});
+                    used_l += length;
+                    used_r += length;
+                    if (used_l == a.length)
+                    {
+                        ++l;
+                        used_l = 0;
+                    }
+                    if (used_r == b.length)
+                    {
+                        ++r;
+                        used_r = 0;
+                    }
+                }
+                return result;
+            }
+
+            /// out[i] = f(left(i), right(i)) for i in [0, count).
+            template <class T, class F, class Left, class Right>
+            inline void join_values(T* out, std::size_t count, const F& f, Left left, Right right)
+            {
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    out[i] = f(left(i), right(i));
+                }
+            }
+
+            /// The reader of a segment of one source: its fill value, consecutive or strided elements.
+            template <class T, class Use>
+            inline void with_reader(const T* data, std::ptrdiff_t stride, const T& fill, Use&& use)
+            {
+                if (data == nullptr)
+                {
+                    use([fill](std::size_t) { return fill; });
+                }
+                else if (stride == 1)
+                {
+                    use([data](std::size_t i) { return data[i]; });
                 }
                 else
                 {
-                    walk(walk, 0, static_cast<std::ptrdiff_t>(offset), false);
+                    use([data, stride](std::size_t i)
+                        { return data[static_cast<std::ptrdiff_t>(i) * stride]; });
                 }
+            }
+
+            /// One aligned row of f(left, right) into `out`, segment by segment.
+            template <class T, class F>
+            inline void join_row(const gather_source<T>& left, const gather_source<T>& right,
+                                 const std::vector<joined_segment>& segments,
+                                 const std::array<std::ptrdiff_t, 2>& at, const std::array<bool, 2>& filled,
+                                 const F& f, T* out)
+            {
+                constexpr std::ptrdiff_t absent = gather_source<T>::absent;
+                for (const auto& segment : segments)
+                {
+                    const std::size_t count = segment.length;
+                    const bool left_filled = filled[0] || segment.first[0] == absent;
+                    const bool right_filled = filled[1] || segment.first[1] == absent;
+                    if (left_filled && right_filled)
+                    {
+                        std::fill(out, out + count, f(left.fill, right.fill));
+                    }
+                    else
+                    {
+                        const T* a = left_filled ? nullptr : left.data + at[0] + segment.first[0];
+                        const T* b = right_filled ? nullptr : right.data + at[1] + segment.first[1];
+                        with_reader(a, left.last_stride, left.fill,
+                                    [&](auto read_left)
+                                    {
+                                        with_reader(b, right.last_stride, right.fill,
+                                                    [&](auto read_right)
+                                                    { join_values(out, count, f, read_left, read_right); });
+                                    });
+                    }
+                    out += count;
+                }
+            }
+
+            /// A read-only row-major view of a new buffer of `shape`, filled by `write(data)`.
+            template <class T, class Write>
+            inline auto new_gathered_view(view_shape_type shape, Write&& write)
+            {
+                auto buffer = std::make_shared<xt::xarray<T, xt::layout_type::row_major>>(shape);
+                write(buffer->data());
                 const T* start = buffer->data();
-                auto result_strides = source_strides(*buffer);
-                return gathered_view<T>(start, total, std::move(buffer), std::move(result_shape),
-                                        std::move(result_strides), 0);
+                const std::size_t total = buffer->size();
+                auto strides = source_strides(*buffer);
+                return gathered_view<T>(start, total, std::move(buffer), std::move(shape), std::move(strides),
+                                        0);
+            }
+
+            /// The values of `e` (strided memory at `data`) gathered through `how`, in a new row-major
+            /// buffer.
+            template <class T, class Shape>
+            inline auto gather(const T* data, const Shape& shape, const view_strides_type& strides,
+                               std::size_t offset, const operand_alignment& how, const T& fill)
+            {
+                const auto source = make_gather_source(data, shape, strides, offset, how, fill);
+                return new_gathered_view<T>(source.aligned_shape(),
+                                            [&](T* out)
+                                            {
+                                                if (source.steps.empty())
+                                                {
+                                                    *out = data[offset];
+                                                    return;
+                                                }
+                                                const std::array<const gather_source<T>*, 1> one{&source};
+                                                for_each_aligned_row(
+                                                    one, out,
+                                                    [&](const auto& at, const auto& filled, T* row)
+                                                    { gather_row(source, at[0], filled[0], row); });
+                                            });
             }
 
             /// Operand `e` (an xtensor expression) aligned through `how`, as a gathered view.
@@ -580,7 +771,237 @@ namespace xt
                 return found;
             }
 
-            template <class Shaping, class Fill, class... A>
+            /// The right identity of an arithmetic functor of xtensor: f(x, identity) is x, bit for bit, for
+            /// every x (for + it is -0.0, since -0.0 + 0.0 is 0.0).
+            template <class F>
+            struct right_identity
+            {
+                static constexpr bool exists = false;
+            };
+
+            template <>
+            struct right_identity<xt::detail::plus>
+            {
+                static constexpr bool exists = true;
+                static constexpr double value = -0.0;
+            };
+
+            template <>
+            struct right_identity<xt::detail::minus>
+            {
+                static constexpr bool exists = true;
+                static constexpr double value = 0.0;
+            };
+
+            template <>
+            struct right_identity<xt::detail::multiplies>
+            {
+                static constexpr bool exists = true;
+                static constexpr double value = 1.0;
+            };
+
+            template <>
+            struct right_identity<xt::detail::divides>
+            {
+                static constexpr bool exists = true;
+                static constexpr double value = 1.0;
+            };
+
+            /// The functor of an xtensor function type, void for any other expression.
+            template <class X>
+            struct functor_of_expression
+            {
+                using type = void;
+            };
+
+            template <class F, class... CT>
+            struct functor_of_expression<xt::xfunction<F, CT...>>
+            {
+                using type = F;
+            };
+
+            /// The functor of the xtensor function that `Make` builds from two aligned named operands A and
+            /// B of one element type, void for any other operands (joined_arguments takes only those).
+            template <class Make, class... A>
+            struct made_functor
+            {
+                using type = void;
+            };
+
+            template <class Make, class A, class B>
+            struct made_functor<Make, A, B>
+            {
+                static auto deduce() noexcept
+                {
+                    if constexpr (is_named_expression_v<A> && is_named_expression_v<B>)
+                    {
+                        using T = typename std::decay_t<A>::value_type;
+                        if constexpr (std::is_same<T, typename std::decay_t<B>::value_type>::value)
+                        {
+                            using made = decltype(std::declval<Make&>()(std::declval<gathered_view_t<T>>(),
+                                                                        std::declval<gathered_view_t<T>>()));
+                            return static_cast<typename functor_of_expression<std::decay_t<made>>::type*>(
+                                nullptr);
+                        }
+                        else
+                        {
+                            return static_cast<void*>(nullptr);
+                        }
+                    }
+                    else
+                    {
+                        return static_cast<void*>(nullptr);
+                    }
+                }
+
+                using type = std::remove_pointer_t<decltype(deduce())>;
+            };
+
+            template <class Make, class... A>
+            using made_functor_t = typename made_functor<Make, A...>::type;
+
+            template <class Functor, class A, class B>
+            constexpr bool joins_pair_in_one_pass() noexcept
+            {
+                using T = typename std::decay_t<A>::value_type;
+                if constexpr (std::is_same<T, typename std::decay_t<B>::value_type>::value &&
+                              std::is_arithmetic<T>::value && !std::is_same<T, bool>::value)
+                {
+                    return std::is_same<decltype(std::declval<const Functor&>()(T(), T())), T>::value;
+                }
+                else
+                {
+                    return false;
+                }
+            }
+
+            /**
+             * Whether f(a, b), f the xtensor functor `Functor`, can be computed while the labels are joined
+             * (see joined_arguments): f is + - * /, and a and b are named operands of one arithmetic type
+             * that f keeps (an int8 + int8 is an int).
+             */
+            template <class Functor, class... A>
+            constexpr bool joins_in_one_pass() noexcept
+            {
+                if constexpr (sizeof...(A) == 2 && (is_named_expression_v<A> && ...) &&
+                              right_identity<Functor>::exists)
+                {
+                    return joins_pair_in_one_pass<Functor, A...>();
+                }
+                else
+                {
+                    return false;
+                }
+            }
+
+            /// The size of each axis of an operand after alignment.
+            inline view_shape_type aligned_shape_of(const std::vector<std::size_t>& shape,
+                                                    const operand_alignment& how)
+            {
+                view_shape_type result(shape.size());
+                for (std::size_t j = 0; j < shape.size(); ++j)
+                {
+                    result[j] = how.maps[j] ? how.maps[j]->size() : shape[j];
+                }
+                return result;
+            }
+
+            /// Calls `use(data, shape, strides, offset)` on the memory of `e`, evaluated first if it is lazy.
+            template <class T, class E, class Use>
+            inline decltype(auto) with_memory(E&& e, Use&& use)
+            {
+                using expression_type = std::decay_t<E>;
+                if constexpr (!xt::has_data_interface<expression_type>::value)
+                {
+                    xt::xarray<T, xt::layout_type::row_major> evaluated_operand;
+                    evaluate_into(evaluated_operand, e);
+                    return with_memory<T>(evaluated_operand, std::forward<Use>(use));
+                }
+                else
+                {
+                    return use(e.data(), e.shape(), source_strides(e), source_offset(e));
+                }
+            }
+
+            /**
+             * The two operands of f(a, b) after alignment, with f(a, b) computed in one pass as the labels
+             * are joined, instead of each operand being gathered into a buffer of its own that every later
+             * read of the result would read again (an outer join followed by a reduction reads it twice).
+             * The result type of an operation cannot depend on the labels seen at run time, so the result is
+             * carried as f(joined, identity): the first operand is the joined values, the second a
+             * broadcast identity of f, and f(x, identity) is x bit for bit. For operands with the same dims
+             * and aligned shape, which every broadcasting strategy lines up position by position.
+             */
+            template <class Functor, class Fill, class A, class B>
+            inline auto joined_arguments(std::string_view operation, const Fill& fill,
+                                         const std::vector<operand_alignment>& how, A&& a, B&& b)
+            {
+                using left_type = std::decay_t<A>;
+                using right_type = std::decay_t<B>;
+                using T = typename left_type::value_type;
+                using left_named = xnamed<gathered_view_t<T>, typename left_type::strategy_type>;
+                using right_named = xnamed<gathered_view_t<T>, typename right_type::strategy_type>;
+                const T left_fill = how[0].has_missing ? fill_value<T>(operation, fill, how[0]) : T();
+                const T right_fill = how[1].has_missing ? fill_value<T>(operation, fill, how[1]) : T();
+                typename left_type::metadata_type left_metadata{a.dims(), how[0].labels};
+                typename right_type::metadata_type right_metadata{b.dims(), how[1].labels};
+                const auto gather_both = [&](const T* left_data, const auto& left_shape,
+                                             const view_strides_type& left_strides, std::size_t left_offset)
+                {
+                    const auto left = make_gather_source(left_data, left_shape, left_strides, left_offset,
+                                                         how[0], left_fill);
+                    return with_memory<T>(
+                        std::forward<B>(b).expression(),
+                        [&](const T* right_data, const auto& right_shape,
+                            const view_strides_type& right_strides, std::size_t right_offset)
+                        {
+                            const auto right = make_gather_source(right_data, right_shape, right_strides,
+                                                                  right_offset, how[1], right_fill);
+                            const std::array<const gather_source<T>*, 2> both{&left, &right};
+                            const auto segments = joined_segments(left, right);
+                            const Functor f{};
+                            return new_gathered_view<T>(
+                                left.aligned_shape(),
+                                [&](T* out)
+                                {
+                                    for_each_aligned_row(
+                                        both, out,
+                                        [&](const auto& at, const auto& filled, T* row)
+                                        { join_row(left, right, segments, at, filled, f, row); });
+                                });
+                        });
+                };
+                auto joined = with_memory<T>(std::forward<A>(a).expression(), gather_both);
+                view_shape_type shape(joined.shape().begin(), joined.shape().end());
+                auto identity = std::make_shared<const T>(static_cast<T>(right_identity<Functor>::value));
+                const T* identity_data = identity.get();
+                view_strides_type no_strides(shape.size(), 0);
+                auto carried = gathered_view<T>(identity_data, 1, std::move(identity), std::move(shape),
+                                                std::move(no_strides), 0);
+                return std::tuple<left_named, right_named>(
+                    left_named(std::move(joined), std::move(left_metadata)),
+                    right_named(std::move(carried), std::move(right_metadata)));
+            }
+
+            /// Whether the aligned operands a and b of f(a, b) are computed while joined (joined_arguments):
+            /// one of them gathers, and they have the same dims and aligned shape.
+            template <class A, class B>
+            inline bool join_at_once(const std::vector<operand_alignment>& how, const A& a, const B& b)
+            {
+                if (!how[0].gathers && !how[1].gathers)
+                {
+                    return false;
+                }
+                if (!(a.dims() == b.dims()))
+                {
+                    return false;
+                }
+                const std::vector<std::size_t> left_shape(a.shape().begin(), a.shape().end());
+                const std::vector<std::size_t> right_shape(b.shape().begin(), b.shape().end());
+                return aligned_shape_of(left_shape, how[0]) == aligned_shape_of(right_shape, how[1]);
+            }
+
+            template <class Shaping, class Functor, class Fill, class... A>
             inline auto align_operands(std::string_view operation, const Fill& fill, A&&... args)
             {
                 if constexpr (std::is_same<Shaping, shape_exact>::value)
@@ -600,6 +1021,13 @@ namespace xt
                     const auto how = align_operand_labels<Shaping>(
                         operation, sizeof...(A), labelled_operands(std::index_sequence_for<A...>{}, args...));
                     check_fill_values<A...>(operation, fill, how);
+                    if constexpr (joins_in_one_pass<Functor, A...>())
+                    {
+                        if (join_at_once(how, args...))
+                        {
+                            return joined_arguments<Functor>(operation, fill, how, std::forward<A>(args)...);
+                        }
+                    }
                     return aligned_arguments(operation, fill, how, std::index_sequence_for<A...>{},
                                              std::forward<A>(args)...);
                 }
