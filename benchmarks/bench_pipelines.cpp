@@ -27,6 +27,7 @@
 //   XTENSOR_NAMED_BENCH_SCALE=small bench_pipelines    # the same
 //   bench_pipelines --benchmark_filter=softmax         # one case
 //   bench_pipelines --benchmark_out=r.json --benchmark_out_format=json   # for benchmarks/run_all.py
+//   bench_pipelines_tbb --threads=2                    # built with XTENSOR_USE_TBB: at most 2 threads
 
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,12 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+
+#if defined(XTENSOR_USE_TBB)
+#include <memory>
+
+#include <tbb/global_control.h>
+#endif
 
 #include <xtensor-named/xtensor-named.hpp>
 
@@ -1114,11 +1121,14 @@ namespace
         return text;
     }
 
+    /// A build with threads times wall-clock time: CPU time would count the calling thread only.
+    constexpr bool kernel_threads_timed = xn::detail::kernel_threads_enabled;
+
     void print_table(const xtensor_named_bench::median_reporter& reporter, const sizes& z)
     {
-        std::printf("\nPipelines (%s sizes): median CPU time per call. Bar: named <= 1.3 x hand (2 x where a "
+        std::printf("\nPipelines (%s sizes): median %s time per call. Bar: named <= 1.3 x hand (2 x where a "
                     "reduction feeds an operation) and named <= xtensor\n",
-                    z.name);
+                    z.name, kernel_threads_timed ? "wall-clock" : "CPU");
         std::printf("%-17s| %11s | %11s | %11s | %11s | %12s | %13s | %s\n", "case", "hand", "xtensor",
                     "named", "xt_expr", "named/hand", "xtensor/named", "bar");
         bool all_met = true;
@@ -1205,6 +1215,29 @@ namespace
         return nullptr;
     }
 
+    /// The thread limit from --threads=N (taken out of the arguments): 0 when not given, -1 when
+    /// malformed.
+    long take_threads(std::vector<char*>& args)
+    {
+        long threads = 0;
+        const std::string flag = "--threads=";
+        for (auto it = args.begin() + 1; it != args.end();)
+        {
+            if (std::string(*it).rfind(flag, 0) == 0)
+            {
+                const std::string value = std::string(*it).substr(flag.size());
+                threads = value.empty() ? -1 : std::strtol(value.c_str(), nullptr, 10);
+                threads = threads > 0 ? threads : -1;
+                it = args.erase(it);
+            }
+            else
+            {
+                ++it;
+            }
+        }
+        return threads;
+    }
+
     void describe(const sizes& z)
     {
         char text[256];
@@ -1220,9 +1253,11 @@ namespace
                       z.times, z.times, z.skew, z.skew + z.times);
         benchmark::AddCustomContext("pipelines_series", text);
         std::printf("series %s (station, time)\n", text);
-        std::printf("xtensor %d.%d.%d, xsimd %d.%d.%d (%s)\n", XTENSOR_VERSION_MAJOR, XTENSOR_VERSION_MINOR,
-                    XTENSOR_VERSION_PATCH, XSIMD_VERSION_MAJOR, XSIMD_VERSION_MINOR, XSIMD_VERSION_PATCH,
-                    xn::detail::simd::arch_name());
+        std::printf("xtensor %d.%d.%d, xsimd %d.%d.%d (%s), kernels on %zu thread(s)\n",
+                    XTENSOR_VERSION_MAJOR, XTENSOR_VERSION_MINOR, XTENSOR_VERSION_PATCH, XSIMD_VERSION_MAJOR,
+                    XSIMD_VERSION_MINOR, XSIMD_VERSION_PATCH, xn::detail::simd::arch_name(),
+                    xn::detail::kernel_thread_count());
+        benchmark::AddCustomContext("pipelines_threads", std::to_string(xn::detail::kernel_thread_count()));
     }
 
     void register_all(workload& w)
@@ -1236,16 +1271,21 @@ namespace
                 {
                     continue;
                 }
-                benchmark::RegisterBenchmark((std::string(c.name) + "/" + impl.name).c_str(),
-                                             [run, &w](benchmark::State& state)
-                                             {
-                                                 for (auto _ : state)
+                auto* registered =
+                    benchmark::RegisterBenchmark((std::string(c.name) + "/" + impl.name).c_str(),
+                                                 [run, &w](benchmark::State& state)
                                                  {
-                                                     run(w);
-                                                     benchmark::ClobberMemory();
-                                                 }
-                                             })
-                    ->Unit(benchmark::kMicrosecond);
+                                                     for (auto _ : state)
+                                                     {
+                                                         run(w);
+                                                         benchmark::ClobberMemory();
+                                                     }
+                                                 })
+                        ->Unit(benchmark::kMicrosecond);
+                if (kernel_threads_timed)
+                {
+                    registered->UseRealTime();
+                }
             }
         }
     }
@@ -1259,6 +1299,21 @@ int main(int argc, char** argv)
     {
         return 2;
     }
+    const long threads = take_threads(args);
+    if (threads < 0 || (threads > 0 && !xn::detail::kernel_threads_enabled))
+    {
+        std::fprintf(stderr, "bench_pipelines: --threads=N takes a positive N, in a build with threads "
+                             "(bench_pipelines_tbb)\n");
+        return 2;
+    }
+#if defined(XTENSOR_USE_TBB)
+    std::unique_ptr<tbb::global_control> thread_limit;
+    if (threads > 0)
+    {
+        thread_limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                             static_cast<std::size_t>(threads));
+    }
+#endif
     if (!xtensor_named_bench::initialize(static_cast<int>(args.size()), args.data(), 9))
     {
         return 2;
@@ -1272,7 +1327,7 @@ int main(int argc, char** argv)
         return 1;
     }
     register_all(w);
-    xtensor_named_bench::median_reporter reporter;
+    xtensor_named_bench::median_reporter reporter(kernel_threads_timed);
     benchmark::RunSpecifiedBenchmarks(&reporter);
     print_table(reporter, *z);
     benchmark::Shutdown();

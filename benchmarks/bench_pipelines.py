@@ -326,14 +326,14 @@ def check(name, case, got, expected):
     return True
 
 
-def calibrate(f, min_time):
-    """How many calls take at least `min_time` seconds of CPU time."""
+def calibrate(f, min_time, clock):
+    """How many calls take at least `min_time` seconds of `clock`."""
     calls = 1
     while True:
-        start = time.process_time()
+        start = clock()
         for _ in range(calls):
             f()
-        if time.process_time() - start >= min_time:
+        if clock() - start >= min_time:
             return calls
         calls *= 2
 
@@ -347,7 +347,11 @@ def main():
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-torch", action="store_true", help="numpy only")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="PyTorch's thread count (0: its default, all cores); above 1 or 0, times are "
+                             "wall-clock (CPU time would add up the threads)")
     args = parser.parse_args()
+    clock = time.process_time if args.torch_threads == 1 else time.perf_counter
 
     torch = None
     notes = {}
@@ -356,8 +360,8 @@ def main():
             import torch
         except ImportError:
             notes["torch"] = "PyTorch not found: no PyTorch column"
-    if torch is not None:
-        torch.set_num_threads(1)
+    if torch is not None and args.torch_threads > 0:
+        torch.set_num_threads(args.torch_threads)
 
     d = make_data(SIZES[args.scale])
     runs = []
@@ -381,15 +385,15 @@ def main():
         if not ok:
             sys.exit("bench_pipelines.py: an implementation computes something else than the reference; nothing timed")
 
-        calls = {name: calibrate(run, args.min_time) for name, run in runs}
+        calls = {name: calibrate(run, args.min_time, clock) for name, run in runs}
         samples = {name: [] for name, _ in runs}
         order = [run for run in runs for _ in range(args.repetitions)]
         random.Random(args.seed).shuffle(order)
         for name, run in order:
-            start = time.process_time()
+            start = clock()
             for _ in range(calls[name]):
                 run()
-            samples[name].append((time.process_time() - start) / calls[name])
+            samples[name].append((clock() - start) / calls[name])
 
     medians = {name: statistics.median(values) for name, values in samples.items()}
     versions = {"numpy": np.__version__, "torch": torch.__version__ if torch is not None else None,

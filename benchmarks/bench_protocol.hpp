@@ -50,28 +50,34 @@ namespace xtensor_named_bench
         return !benchmark::ReportUnrecognizedArguments(count, args.data());
     }
 
-    /// Prints Google Benchmark's usual output and keeps the median CPU time of every benchmark.
+    /// Prints Google Benchmark's usual output and keeps the median CPU time of every benchmark, or its
+    /// median wall-clock time (benchmarks registered with UseRealTime(), for work on several threads,
+    /// whose CPU time counts the calling thread only).
     class median_reporter : public benchmark::ConsoleReporter
     {
     public:
+        explicit median_reporter(bool wall_clock = false) : m_wall_clock(wall_clock) {}
+
         void ReportRuns(const std::vector<Run>& reports) override
         {
             benchmark::ConsoleReporter::ReportRuns(reports);
             for (const auto& r : reports)
             {
-                const std::string name = r.run_name.str();
+                // Without the "/real_time" that UseRealTime() appends.
+                const std::string name = m_wall_clock ? r.run_name.function_name : r.run_name.str();
+                const double time = m_wall_clock ? r.GetAdjustedRealTime() : r.GetAdjustedCPUTime();
                 if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
                 {
-                    m_median[name] = r.GetAdjustedCPUTime();
+                    m_median[name] = time;
                 }
                 else if (r.run_type == Run::RT_Iteration && r.repetitions <= 1)
                 {
-                    m_median[name] = r.GetAdjustedCPUTime();
+                    m_median[name] = time;
                 }
             }
         }
 
-        /// The median CPU time of `name`, in the unit the benchmark reports in; 0 if it did not run.
+        /// The median time of `name`, in the unit the benchmark reports in; 0 if it did not run.
         double time(const std::string& name) const
         {
             const auto it = m_median.find(name);
@@ -79,6 +85,7 @@ namespace xtensor_named_bench
         }
 
     private:
+        bool m_wall_clock;
         std::map<std::string, double> m_median;
     };
 } // namespace xtensor_named_bench

@@ -593,11 +593,12 @@ def main():
     readme = None
     if not args.pipelines_only:
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
-        # The section compile_cost.py writes stays as it was.
+        # The sections compile_cost.py and threads.py give figures for stay as they were.
         previous = args.readme.read_text() if args.readme.exists() else ""
-        span = section_span(previous, "## Compile cost")
-        if span is not None:
-            readme = replace_section(readme, "## Compile cost", previous[span[0]:span[1]])
+        for heading in ("## Compile cost", "## Threads"):
+            span = section_span(previous, heading)
+            if span is not None:
+                readme = replace_section(readme, heading, previous[span[0]:span[1]])
     elif args.readme.exists():
         readme = args.readme.read_text()
     pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])

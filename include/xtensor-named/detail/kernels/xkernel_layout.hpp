@@ -79,6 +79,9 @@ namespace xt
                 /// Merges axis `outer` into axis `outer + 1` when every operand steps through both as
                 /// through one axis, and says whether it did.
                 bool merge_with_inner(size_type outer);
+                /// Positions [begin, end) of `axis` as a layout of their own: each operand's offset moves
+                /// to position `begin`. Blocks of an evaluation, for threads.
+                kernel_layout block(size_type axis, size_type begin, size_type end) const;
 
             private:
                 void remove_axis(size_type axis);
@@ -299,6 +302,17 @@ namespace xt
             /******************************
              * memory_span implementation *
              ******************************/
+
+            inline kernel_layout kernel_layout::block(size_type axis, size_type begin, size_type end) const
+            {
+                kernel_layout result = *this;
+                result.m_shape[axis] = end - begin;
+                for (size_type k = 0; k < m_operands; ++k)
+                {
+                    result.m_offsets[k] += static_cast<index_type>(begin) * stride(axis, k);
+                }
+                return result;
+            }
 
             template <class S, class St>
             inline memory_span span_of(const S& shape, const St& strides)

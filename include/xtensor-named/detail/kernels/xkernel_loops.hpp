@@ -24,6 +24,7 @@
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_row.hpp"
+#include "xkernel_threads.hpp"
 
 #ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
 // Evaluations that write and read this many bytes or more (output and operands, see working_set_bytes)
@@ -519,7 +520,7 @@ namespace xt
             /// The runs of an elementwise evaluation, from `source`'s rows.
             template <class Node, class T, std::size_t L, class O>
             inline void run_rows(const kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
-                                 kernel_source<T, L>& source)
+                                 kernel_source<T, L>& source, bool large)
             {
                 constexpr bool same_type = std::is_same<O, T>::value;
                 const std::size_t inner = layout.rank() - 1;
@@ -529,8 +530,7 @@ namespace xt
                 const bool scatter = out_stride != 1 || !same_type;
                 const bool copy = same_type && kernel_is_copy_v<Node> && L == 1 && !scatter &&
                                   leaves[0].convert == nullptr && layout.stride(inner, 1) == 1;
-                const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream &&
-                                       working_set_bytes<T, L>(layout) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
+                const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream && large;
                 const std::size_t chunk = source.chunk();
 
                 kernel_sizes outer(inner);
@@ -667,8 +667,24 @@ namespace xt
                     out[layout.offset(0)] = static_cast<O>(element_value<Node>(leaves, source, position));
                     return;
                 }
-                kernel_source<T, L> source(run_strides<L>(layout), leaves);
-                run_rows<Node, T, L>(layout, out, leaves, source);
+                // Whether the whole evaluation, not a block of it, is too large for the caches.
+                const std::size_t bytes = working_set_bytes<T, L>(layout);
+                const bool large = bytes >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
+                const std::size_t blocks = kernel_blocks(bytes, layout.size(0));
+                if (blocks == 1)
+                {
+                    kernel_source<T, L> source(run_strides<L>(layout), leaves);
+                    run_rows<Node, T, L>(layout, out, leaves, source, large);
+                    return;
+                }
+                for_each_block(blocks,
+                               [&](std::size_t b)
+                               {
+                                   const kernel_block range = block_of(b, blocks, layout.size(0));
+                                   const kernel_layout block = layout.block(0, range.begin, range.end);
+                                   kernel_source<T, L> source(run_strides<L>(block), leaves);
+                                   run_rows<Node, T, L>(block, out, leaves, source, large);
+                               });
             }
 
             /// dst[j] = fold(value, dst[j]) for j in [0, count): an initial value in front.
@@ -1041,13 +1057,57 @@ namespace xt
                 kernel_buffer<T> m_buffers;
             };
 
+            /// The outermost axis of `layout` that no stage sums along; the rank when every axis is summed.
+            template <class T>
+            inline std::size_t outermost_kept_axis(const kernel_layout& layout,
+                                                   const std::vector<sum_stage<T>>& stages)
+            {
+                for (std::size_t axis = 0; axis < layout.rank(); ++axis)
+                {
+                    const bool summed =
+                        std::any_of(stages.begin(), stages.end(),
+                                    [axis](const sum_stage<T>& stage)
+                                    {
+                                        return std::any_of(stage.levels.begin(), stage.levels.end(),
+                                                           [axis](const sum_level& level)
+                                                           { return !level.phantom && level.axis == axis; });
+                                    });
+                    if (!summed)
+                    {
+                        return axis;
+                    }
+                }
+                return layout.rank();
+            }
+
             template <class Node, class Fold, class T, std::size_t L>
             inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                                  const kernel_leaves<T, L>& leaves)
             {
-                kernel_source<T, L> source(run_strides<L>(layout), leaves);
-                sum_runner<Node, Fold, T, L> runner(layout, stages, out, leaves, source);
-                runner.run();
+                const auto run_on = [&](const kernel_layout& part)
+                {
+                    kernel_source<T, L> source(run_strides<L>(part), leaves);
+                    sum_runner<Node, Fold, T, L> runner(part, stages, out, leaves, source);
+                    runner.run();
+                };
+                // Threads share out the results, not the terms of a sum: blocks of the outermost axis
+                // that is not summed. Each result is summed as on one thread, the same bit for bit
+                // whatever the thread count.
+                const std::size_t axis = outermost_kept_axis(layout, stages);
+                const std::size_t blocks =
+                    axis < layout.rank() ? kernel_blocks(working_set_bytes<T, L>(layout), layout.size(axis))
+                                         : 1;
+                if (blocks == 1)
+                {
+                    run_on(layout);
+                    return;
+                }
+                for_each_block(blocks,
+                               [&](std::size_t b)
+                               {
+                                   const kernel_block range = block_of(b, blocks, layout.size(axis));
+                                   run_on(layout.block(axis, range.begin, range.end));
+                               });
             }
         } // namespace detail
     }     // namespace named

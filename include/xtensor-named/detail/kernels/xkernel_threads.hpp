@@ -1,0 +1,127 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XKERNEL_THREADS_HPP
+#define XTENSOR_NAMED_DETAIL_XKERNEL_THREADS_HPP
+
+// Threads for the elementwise kernels, switched on as xtensor's own parallel assignment is: with
+// XTENSOR_USE_TBB (TBB's scheduler and its thread count) or XTENSOR_USE_OPENMP (OpenMP's). Without
+// either, everything runs on the calling thread and this header includes nothing.
+//
+// An evaluation is split into blocks of its outermost axis, one per thread, each block evaluated as a
+// whole evaluation of its own: every element is computed by the same instructions as on one thread, so
+// the values are the same bit for bit. Evaluations that move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES
+// (the output and each operand read once) stay on one thread, where starting threads costs more than
+// it saves.
+
+#include <algorithm>
+#include <cstddef>
+
+#if defined(XTENSOR_USE_TBB)
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
+#elif defined(XTENSOR_USE_OPENMP)
+#include <omp.h>
+#endif
+
+#ifndef XTENSOR_NAMED_PARALLEL_MIN_BYTES
+#define XTENSOR_NAMED_PARALLEL_MIN_BYTES (std::size_t(256) << 10)
+#endif
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /// Evaluations that move fewer bytes stay on one thread.
+            constexpr std::size_t kernel_parallel_min_bytes = XTENSOR_NAMED_PARALLEL_MIN_BYTES;
+
+            /// Whether the kernels were built with a thread library.
+            constexpr bool kernel_threads_enabled =
+#if defined(XTENSOR_USE_TBB) || defined(XTENSOR_USE_OPENMP)
+                true;
+#else
+                false;
+#endif
+
+            /// The number of threads an evaluation may use now: TBB's or OpenMP's limit, or 1.
+            inline std::size_t kernel_thread_count() noexcept
+            {
+#if defined(XTENSOR_USE_TBB)
+                return static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
+#elif defined(XTENSOR_USE_OPENMP)
+                return static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+#else
+                return 1;
+#endif
+            }
+
+            /**
+             * How many blocks an evaluation of `bytes` moved, along an outermost axis of `outer` positions,
+             * is split into: 1 below XTENSOR_NAMED_PARALLEL_MIN_BYTES or on one thread, else one per
+             * thread (at most one per position).
+             */
+            inline std::size_t kernel_blocks(std::size_t bytes, std::size_t outer) noexcept
+            {
+                if (!kernel_threads_enabled || bytes < kernel_parallel_min_bytes)
+                {
+                    return 1;
+                }
+                return std::max<std::size_t>(1, std::min(kernel_thread_count(), outer));
+            }
+
+            /// The positions [begin, end) of block `b` of `blocks` over `size` positions: equal shares,
+            /// the first ones one longer.
+            struct kernel_block
+            {
+                std::size_t begin;
+                std::size_t end;
+            };
+
+            inline kernel_block block_of(std::size_t b, std::size_t blocks, std::size_t size) noexcept
+            {
+                const std::size_t share = size / blocks;
+                const std::size_t longer = size % blocks;
+                const std::size_t begin = b * share + std::min(b, longer);
+                return kernel_block{begin, begin + share + (b < longer ? 1 : 0)};
+            }
+
+            /// Calls `f(b)` for every block b in [0, blocks), each on a thread of its own where there are
+            /// threads; returns when all are done.
+            template <class F>
+            inline void for_each_block(std::size_t blocks, const F& f)
+            {
+                if (blocks <= 1)
+                {
+                    f(std::size_t(0));
+                    return;
+                }
+#if defined(XTENSOR_USE_TBB)
+                tbb::parallel_for(
+                    std::size_t(0), blocks, [&f](std::size_t b) { f(b); }, tbb::static_partitioner());
+#elif defined(XTENSOR_USE_OPENMP)
+                const auto count = static_cast<long long>(blocks);
+#pragma omp parallel for schedule(static)
+                for (long long b = 0; b < count; ++b)
+                {
+                    f(static_cast<std::size_t>(b));
+                }
+#else
+                for (std::size_t b = 0; b < blocks; ++b)
+                {
+                    f(b);
+                }
+#endif
+            }
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
+
+#endif

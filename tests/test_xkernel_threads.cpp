@@ -1,0 +1,187 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// The kernels on several threads: how an evaluation is cut into blocks, and that the values do not
+// depend on the thread count. Built three times: as it is (one thread), with XTENSOR_USE_TBB
+// (test_xkernel_threads_tbb) and with XTENSOR_USE_OPENMP (test_xkernel_threads_openmp), the last two with
+// XTENSOR_NAMED_PARALLEL_MIN_BYTES=0 so that every evaluation is cut.
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/xtensor-named.hpp>
+
+#include "support/kernel_oracle.hpp"
+
+#if defined(XTENSOR_USE_TBB)
+#include <tbb/global_control.h>
+#elif defined(XTENSOR_USE_OPENMP)
+#include <omp.h>
+#endif
+
+namespace xn = xt::named;
+using kernel_oracle::same_bits;
+
+namespace
+{
+    /// Limits the kernels to `threads` threads while it lives.
+    class thread_limit
+    {
+    public:
+        explicit thread_limit(std::size_t threads)
+#if defined(XTENSOR_USE_TBB)
+            : m_control(tbb::global_control::max_allowed_parallelism, threads)
+#endif
+        {
+#if defined(XTENSOR_USE_OPENMP) && !defined(XTENSOR_USE_TBB)
+            m_previous = omp_get_max_threads();
+            omp_set_num_threads(static_cast<int>(threads));
+#else
+            static_cast<void>(threads);
+#endif
+        }
+
+        ~thread_limit()
+        {
+#if defined(XTENSOR_USE_OPENMP) && !defined(XTENSOR_USE_TBB)
+            omp_set_num_threads(m_previous);
+#endif
+        }
+
+        thread_limit(const thread_limit&) = delete;
+        thread_limit& operator=(const thread_limit&) = delete;
+
+    private:
+#if defined(XTENSOR_USE_TBB)
+        tbb::global_control m_control;
+#elif defined(XTENSOR_USE_OPENMP)
+        int m_previous = 1;
+#endif
+    };
+} // namespace
+
+TEST(kernel_threads, blocks_cover_the_outer_axis_in_order_with_shares_one_apart)
+{
+    for (std::size_t size = 1; size <= 40; ++size)
+    {
+        for (std::size_t blocks = 1; blocks <= size && blocks <= 9; ++blocks)
+        {
+            std::size_t next = 0;
+            for (std::size_t b = 0; b < blocks; ++b)
+            {
+                const auto range = xn::detail::block_of(b, blocks, size);
+                EXPECT_EQ(range.begin, next) << size << " in " << blocks;
+                const std::size_t length = range.end - range.begin;
+                EXPECT_TRUE(length == size / blocks || length == size / blocks + 1)
+                    << size << " in " << blocks;
+                next = range.end;
+            }
+            EXPECT_EQ(next, size);
+        }
+    }
+}
+
+TEST(kernel_threads, small_evaluations_and_builds_without_threads_stay_in_one_block)
+{
+    if (xn::detail::kernel_parallel_min_bytes > 0)
+    {
+        EXPECT_EQ(xn::detail::kernel_blocks(xn::detail::kernel_parallel_min_bytes - 1, 100), 1u);
+    }
+    if (!xn::detail::kernel_threads_enabled)
+    {
+        EXPECT_EQ(xn::detail::kernel_thread_count(), 1u);
+        EXPECT_EQ(xn::detail::kernel_blocks(std::size_t(1) << 40, 100), 1u);
+        return;
+    }
+    const thread_limit two(2);
+    const std::size_t threads = xn::detail::kernel_thread_count();
+    ASSERT_GE(threads, 1u);
+    EXPECT_LE(threads, 2u);
+    // Never more blocks than positions along the outer axis, nor than threads.
+    EXPECT_EQ(xn::detail::kernel_blocks(std::size_t(1) << 40, 1), 1u);
+    EXPECT_EQ(xn::detail::kernel_blocks(std::size_t(1) << 40, 100), threads);
+}
+
+TEST(kernel_threads, a_block_moves_every_offset_to_its_first_position)
+{
+    const std::vector<std::size_t> shape = {6, 4};
+    xn::detail::kernel_layout layout(shape, 2);
+    layout.stride(0, 0) = 4;
+    layout.stride(1, 0) = 1;
+    layout.stride(0, 1) = 0; // a row broadcast along axis 0
+    layout.stride(1, 1) = 1;
+    layout.offset(1) = 3;
+    const auto block = layout.block(0, 2, 5);
+    EXPECT_EQ(block.rank(), 2u);
+    EXPECT_EQ(block.size(0), 3u);
+    EXPECT_EQ(block.size(1), 4u);
+    EXPECT_EQ(block.offset(0), 8);
+    EXPECT_EQ(block.offset(1), 3);
+    EXPECT_EQ(block.stride(0, 0), 4);
+    EXPECT_EQ(block.stride(1, 1), 1);
+}
+
+TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
+{
+    // Above any threshold: (32, 3, 64, 64) doubles, 3 MiB an operand.
+    const std::vector<std::size_t> shape = {32, 3, 64, 64};
+    const auto x = kernel_oracle::random_array<double>(shape, 7);
+    const auto m = kernel_oracle::random_array<double>({3}, 8);
+    const auto s = kernel_oracle::random_array<double>({3}, 9);
+    const auto nx = xn::name(x, {"n", "c", "h", "w"});
+    const auto nm = xn::name(m, {"c"});
+    const auto ns = xn::name(s, {"c"});
+    const auto evaluate_on = [&](std::size_t threads)
+    {
+        const thread_limit limit(threads);
+        std::vector<xt::xarray<double>> results;
+        results.push_back(xn::eval((nx - nm) / ns).expression());
+        results.push_back(xn::eval(xn::exp(nx * 1e-3) + nx).expression());
+        results.push_back(xn::eval(xn::where(nx > nm, nx, nm * 2.)).expression());
+        // Transposed in memory: the output's outer axis is another axis of the operand.
+        results.push_back(xn::eval(nx.transpose({"w", "h", "c", "n"}) * 2.).expression());
+        // Reductions: the results are shared out, each summed as on one thread.
+        results.push_back(xn::eval(xn::sum(nx, {"c"})).expression());
+        results.push_back(xn::eval(xn::mean(nx, {"n", "h", "w"})).expression());
+        results.push_back(xn::eval(xn::amax(nx, {"h"})).expression());
+        results.push_back(xn::eval(xn::nanmean(nx, {"w"})).expression());
+        results.push_back(xn::eval(xn::sum(nx)).expression());
+        const auto e = xn::exp(nx - xn::amax(nx, {"c"}));
+        results.push_back(xn::eval(e / xn::sum(e, {"c"})).expression());
+        return results;
+    };
+    const auto one = evaluate_on(1);
+    const auto two = evaluate_on(2);
+    ASSERT_EQ(one.size(), two.size());
+    for (std::size_t i = 0; i < one.size(); ++i)
+    {
+        SCOPED_TRACE(i);
+        EXPECT_TRUE(same_bits(two[i], one[i]));
+    }
+    // And against xtensor's own evaluation where the kernels' arithmetic is exact.
+    const xt::xarray<double> expected =
+        (x - xt::view(m, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis())) /
+        xt::view(s, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    EXPECT_TRUE(same_bits(two[0], expected));
+    // A sum over c by a plain loop, in the order the kernels add the three terms.
+    xt::xarray<double> by_loop = xt::zeros<double>({shape[0], shape[2], shape[3]});
+    for (std::size_t n = 0; n < shape[0]; ++n)
+    {
+        for (std::size_t h = 0; h < shape[2]; ++h)
+        {
+            for (std::size_t w = 0; w < shape[3]; ++w)
+            {
+                by_loop(n, h, w) = (x(n, 0, h, w) + x(n, 1, h, w)) + x(n, 2, h, w);
+            }
+        }
+    }
+    EXPECT_TRUE(kernel_oracle::within_ulps(two[4], by_loop, 1));
+}
