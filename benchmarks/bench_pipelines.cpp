@@ -38,6 +38,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -1182,20 +1183,16 @@ namespace
      * The run   *
      *************/
 
-    /// The sizes from --scale=small|full (taken out of the arguments) or XTENSOR_NAMED_BENCH_SCALE.
-    const sizes* choose_sizes(std::vector<char*>& args)
+    /// The value of the last `flag` (as "--scale=") among the arguments, taken out of them; nothing when
+    /// none is given.
+    std::optional<std::string> take_flag(std::vector<char*>& args, const std::string& flag)
     {
-        std::string scale;
-        if (const char* env = std::getenv("XTENSOR_NAMED_BENCH_SCALE"))
-        {
-            scale = env;
-        }
-        const std::string flag = "--scale=";
+        std::optional<std::string> value;
         for (auto it = args.begin() + 1; it != args.end();)
         {
             if (std::string(*it).rfind(flag, 0) == 0)
             {
-                scale = std::string(*it).substr(flag.size());
+                value = std::string(*it).substr(flag.size());
                 it = args.erase(it);
             }
             else
@@ -1203,6 +1200,14 @@ namespace
                 ++it;
             }
         }
+        return value;
+    }
+
+    /// The sizes from --scale=small|full (taken out of the arguments) or XTENSOR_NAMED_BENCH_SCALE.
+    const sizes* choose_sizes(std::vector<char*>& args)
+    {
+        const char* env = std::getenv("XTENSOR_NAMED_BENCH_SCALE");
+        const std::string scale = take_flag(args, "--scale=").value_or(env != nullptr ? env : "");
         if (scale.empty() || scale == "full")
         {
             return &full_sizes;
@@ -1219,23 +1224,13 @@ namespace
     /// malformed.
     long take_threads(std::vector<char*>& args)
     {
-        long threads = 0;
-        const std::string flag = "--threads=";
-        for (auto it = args.begin() + 1; it != args.end();)
+        const auto value = take_flag(args, "--threads=");
+        if (!value)
         {
-            if (std::string(*it).rfind(flag, 0) == 0)
-            {
-                const std::string value = std::string(*it).substr(flag.size());
-                threads = value.empty() ? -1 : std::strtol(value.c_str(), nullptr, 10);
-                threads = threads > 0 ? threads : -1;
-                it = args.erase(it);
-            }
-            else
-            {
-                ++it;
-            }
+            return 0;
         }
-        return threads;
+        const long threads = value->empty() ? -1 : std::strtol(value->c_str(), nullptr, 10);
+        return threads > 0 ? threads : -1;
     }
 
     void describe(const sizes& z)

@@ -670,21 +670,12 @@ namespace xt
                 // Whether the whole evaluation, not a block of it, is too large for the caches.
                 const std::size_t bytes = working_set_bytes<T, L>(layout);
                 const bool large = bytes >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
-                const std::size_t blocks = kernel_blocks(bytes, layout.size(0));
-                if (blocks == 1)
-                {
-                    kernel_source<T, L> source(run_strides<L>(layout), leaves);
-                    run_rows<Node, T, L>(layout, out, leaves, source, large);
-                    return;
-                }
-                for_each_block(blocks,
-                               [&](std::size_t b)
-                               {
-                                   const kernel_block range = block_of(b, blocks, layout.size(0));
-                                   const kernel_layout block = layout.block(0, range.begin, range.end);
-                                   kernel_source<T, L> source(run_strides<L>(block), leaves);
-                                   run_rows<Node, T, L>(block, out, leaves, source, large);
-                               });
+                run_in_blocks(layout, 0, kernel_blocks(bytes, layout.size(0)),
+                              [&](const kernel_layout& part)
+                              {
+                                  kernel_source<T, L> source(run_strides<L>(part), leaves);
+                                  run_rows<Node, T, L>(part, out, leaves, source, large);
+                              });
             }
 
             /// dst[j] = fold(value, dst[j]) for j in [0, count): an initial value in front.
@@ -722,6 +713,52 @@ namespace xt
                 }
             }
 
+            /// The axes of `layout` that no stage sums along, outermost first.
+            template <class T>
+            inline kernel_sizes kept_axes(const kernel_layout& layout,
+                                          const std::vector<sum_stage<T>>& stages)
+            {
+                xt::svector<bool, 8> summed(layout.rank(), false);
+                for (const auto& stage : stages)
+                {
+                    for (const auto& level : stage.levels)
+                    {
+                        if (!level.phantom)
+                        {
+                            summed[level.axis] = true;
+                        }
+                    }
+                }
+                kernel_sizes kept;
+                for (std::size_t a = 0; a < layout.rank(); ++a)
+                {
+                    if (!summed[a])
+                    {
+                        kept.push_back(a);
+                    }
+                }
+                return kept;
+            }
+
+            /// Calls `run_on(part)` on `layout` cut into `blocks` blocks along `axis`, each on a thread of
+            /// its own where there are threads; on `layout` itself for one block.
+            template <class Run>
+            inline void run_in_blocks(const kernel_layout& layout, std::size_t axis, std::size_t blocks,
+                                      const Run& run_on)
+            {
+                if (blocks == 1)
+                {
+                    run_on(layout);
+                    return;
+                }
+                for_each_block(blocks,
+                               [&](std::size_t b)
+                               {
+                                   const kernel_block range = block_of(b, blocks, layout.size(axis));
+                                   run_on(layout.block(axis, range.begin, range.end));
+                               });
+            }
+
             /// A leaf read from a buffer: the node of a run of values already computed.
             template <class T>
             using kernel_buffer_node = kernel_row_leaf<T>;
@@ -736,26 +773,9 @@ namespace xt
                 sum_runner(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                            const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source)
                     : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
-                      m_chunk(std::min(kernel_sum_chunk<T>, source.chunk()))
+                      m_chunk(std::min(kernel_sum_chunk<T>, source.chunk())),
+                      m_kept(kept_axes(layout, stages))
                 {
-                    xt::svector<bool, 8> summed(layout.rank(), false);
-                    for (const auto& stage : stages)
-                    {
-                        for (const auto& level : stage.levels)
-                        {
-                            if (!level.phantom)
-                            {
-                                summed[level.axis] = true;
-                            }
-                        }
-                    }
-                    for (std::size_t a = 0; a < layout.rank(); ++a)
-                    {
-                        if (!summed[a])
-                        {
-                            m_kept.push_back(a);
-                        }
-                    }
                     // Whether every sum inside stage s runs along no axis: then the values stage s sums
                     // are elementwise along a run.
                     m_elementwise_inside.assign(stages.size(), 1);
@@ -1057,29 +1077,6 @@ namespace xt
                 kernel_buffer<T> m_buffers;
             };
 
-            /// The outermost axis of `layout` that no stage sums along; the rank when every axis is summed.
-            template <class T>
-            inline std::size_t outermost_kept_axis(const kernel_layout& layout,
-                                                   const std::vector<sum_stage<T>>& stages)
-            {
-                for (std::size_t axis = 0; axis < layout.rank(); ++axis)
-                {
-                    const bool summed =
-                        std::any_of(stages.begin(), stages.end(),
-                                    [axis](const sum_stage<T>& stage)
-                                    {
-                                        return std::any_of(stage.levels.begin(), stage.levels.end(),
-                                                           [axis](const sum_level& level)
-                                                           { return !level.phantom && level.axis == axis; });
-                                    });
-                    if (!summed)
-                    {
-                        return axis;
-                    }
-                }
-                return layout.rank();
-            }
-
             template <class Node, class Fold, class T, std::size_t L>
             inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                                  const kernel_leaves<T, L>& leaves)
@@ -1093,21 +1090,15 @@ namespace xt
                 // Threads share out the results, not the terms of a sum: blocks of the outermost axis
                 // that is not summed. Each result is summed as on one thread, the same bit for bit
                 // whatever the thread count.
-                const std::size_t axis = outermost_kept_axis(layout, stages);
-                const std::size_t blocks =
-                    axis < layout.rank() ? kernel_blocks(working_set_bytes<T, L>(layout), layout.size(axis))
-                                         : 1;
-                if (blocks == 1)
+                const kernel_sizes kept = kept_axes(layout, stages);
+                if (kept.empty())
                 {
                     run_on(layout);
                     return;
                 }
-                for_each_block(blocks,
-                               [&](std::size_t b)
-                               {
-                                   const kernel_block range = block_of(b, blocks, layout.size(axis));
-                                   run_on(layout.block(axis, range.begin, range.end));
-                               });
+                run_in_blocks(layout, kept.front(),
+                              kernel_blocks(working_set_bytes<T, L>(layout), layout.size(kept.front())),
+                              run_on);
             }
         } // namespace detail
     }     // namespace named

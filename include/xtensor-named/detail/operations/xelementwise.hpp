@@ -371,8 +371,8 @@ namespace xt
                         planned_operation plan = plan_operation<S>(operation, operands...);
                         return build(plan.how, std::move(plan.metadata));
                     };
-                    return std::apply(planned, align_operands<Shaping, made_functor_t<F, A...>>(
-                                                   operation, fill, std::forward<A>(args)...));
+                    return std::apply(planned,
+                                      align_operands<Shaping, F>(operation, fill, std::forward<A>(args)...));
                 }
             }
 

@@ -111,7 +111,7 @@ namespace xt
              * every named operand as a named gathered view (see the top of this file). `fill` fills what
              * an operand lacks: a value, or no_fill.
              */
-            template <class Shaping, class Functor = void, class Fill, class... A>
+            template <class Shaping, class Make = void, class Fill, class... A>
             auto align_operands(std::string_view operation, const Fill& fill, A&&... args);
 
             /*******************************************
@@ -820,54 +820,28 @@ namespace xt
                 using type = F;
             };
 
-            /// The functor of the xtensor function that `Make` builds from two aligned named operands A and
-            /// B of one element type, void for any other operands (joined_arguments takes only those).
-            template <class Make, class... A>
-            struct made_functor
-            {
-                using type = void;
-            };
+            /// The functor of the xtensor function that `Make` builds from two aligned operands of element
+            /// type T (void where it builds no xtensor function).
+            template <class Make, class T>
+            using made_functor_t = typename functor_of_expression<std::decay_t<decltype(std::declval<Make&>()(
+                std::declval<gathered_view_t<T>>(), std::declval<gathered_view_t<T>>()))>>::type;
 
             template <class Make, class A, class B>
-            struct made_functor<Make, A, B>
-            {
-                static auto deduce() noexcept
-                {
-                    if constexpr (is_named_expression_v<A> && is_named_expression_v<B>)
-                    {
-                        using T = typename std::decay_t<A>::value_type;
-                        if constexpr (std::is_same<T, typename std::decay_t<B>::value_type>::value)
-                        {
-                            using made = decltype(std::declval<Make&>()(std::declval<gathered_view_t<T>>(),
-                                                                        std::declval<gathered_view_t<T>>()));
-                            return static_cast<typename functor_of_expression<std::decay_t<made>>::type*>(
-                                nullptr);
-                        }
-                        else
-                        {
-                            return static_cast<void*>(nullptr);
-                        }
-                    }
-                    else
-                    {
-                        return static_cast<void*>(nullptr);
-                    }
-                }
-
-                using type = std::remove_pointer_t<decltype(deduce())>;
-            };
-
-            template <class Make, class... A>
-            using made_functor_t = typename made_functor<Make, A...>::type;
-
-            template <class Functor, class A, class B>
             constexpr bool joins_pair_in_one_pass() noexcept
             {
                 using T = typename std::decay_t<A>::value_type;
                 if constexpr (std::is_same<T, typename std::decay_t<B>::value_type>::value &&
                               std::is_arithmetic<T>::value && !std::is_same<T, bool>::value)
                 {
-                    return std::is_same<decltype(std::declval<const Functor&>()(T(), T())), T>::value;
+                    using functor = made_functor_t<Make, T>;
+                    if constexpr (right_identity<functor>::exists)
+                    {
+                        return std::is_same<decltype(std::declval<const functor&>()(T(), T())), T>::value;
+                    }
+                    else
+                    {
+                        return false;
+                    }
                 }
                 else
                 {
@@ -876,34 +850,22 @@ namespace xt
             }
 
             /**
-             * Whether f(a, b), f the xtensor functor `Functor`, can be computed while the labels are joined
-             * (see joined_arguments): f is + - * /, and a and b are named operands of one arithmetic type
-             * that f keeps (an int8 + int8 is an int).
+             * Whether f(a, b), f the xtensor function that `Make` builds (void: none), can be computed while
+             * the labels are joined (see joined_arguments): f is + - * /, and a and b are named operands of
+             * one arithmetic type that f keeps (an int8 + int8 is an int).
              */
-            template <class Functor, class... A>
+            template <class Make, class... A>
             constexpr bool joins_in_one_pass() noexcept
             {
-                if constexpr (sizeof...(A) == 2 && (is_named_expression_v<A> && ...) &&
-                              right_identity<Functor>::exists)
+                if constexpr (!std::is_void<Make>::value && sizeof...(A) == 2 &&
+                              (is_named_expression_v<A> && ...))
                 {
-                    return joins_pair_in_one_pass<Functor, A...>();
+                    return joins_pair_in_one_pass<Make, A...>();
                 }
                 else
                 {
                     return false;
                 }
-            }
-
-            /// The size of each axis of an operand after alignment.
-            inline view_shape_type aligned_shape_of(const std::vector<std::size_t>& shape,
-                                                    const operand_alignment& how)
-            {
-                view_shape_type result(shape.size());
-                for (std::size_t j = 0; j < shape.size(); ++j)
-                {
-                    result[j] = how.maps[j] ? how.maps[j]->size() : shape[j];
-                }
-                return result;
             }
 
             /// Calls `use(data, shape, strides, offset)` on the memory of `e`, evaluated first if it is lazy.
@@ -932,13 +894,14 @@ namespace xt
              * broadcast identity of f, and f(x, identity) is x bit for bit. For operands with the same dims
              * and aligned shape, which every broadcasting strategy lines up position by position.
              */
-            template <class Functor, class Fill, class A, class B>
+            template <class Make, class Fill, class A, class B>
             inline auto joined_arguments(std::string_view operation, const Fill& fill,
                                          const std::vector<operand_alignment>& how, A&& a, B&& b)
             {
                 using left_type = std::decay_t<A>;
                 using right_type = std::decay_t<B>;
                 using T = typename left_type::value_type;
+                using Functor = made_functor_t<Make, T>;
                 using left_named = xnamed<gathered_view_t<T>, typename left_type::strategy_type>;
                 using right_named = xnamed<gathered_view_t<T>, typename right_type::strategy_type>;
                 const T left_fill = how[0].has_missing ? fill_value<T>(operation, fill, how[0]) : T();
@@ -988,20 +951,23 @@ namespace xt
             template <class A, class B>
             inline bool join_at_once(const std::vector<operand_alignment>& how, const A& a, const B& b)
             {
-                if (!how[0].gathers && !how[1].gathers)
+                if ((!how[0].gathers && !how[1].gathers) || !(a.dims() == b.dims()))
                 {
                     return false;
                 }
-                if (!(a.dims() == b.dims()))
+                const auto aligned_size = [&how](std::size_t k, const auto& shape, std::size_t j)
+                { return how[k].maps[j] ? how[k].maps[j]->size() : static_cast<std::size_t>(shape[j]); };
+                for (std::size_t j = 0; j < a.dimension(); ++j)
                 {
-                    return false;
+                    if (aligned_size(0, a.shape(), j) != aligned_size(1, b.shape(), j))
+                    {
+                        return false;
+                    }
                 }
-                const std::vector<std::size_t> left_shape(a.shape().begin(), a.shape().end());
-                const std::vector<std::size_t> right_shape(b.shape().begin(), b.shape().end());
-                return aligned_shape_of(left_shape, how[0]) == aligned_shape_of(right_shape, how[1]);
+                return true;
             }
 
-            template <class Shaping, class Functor, class Fill, class... A>
+            template <class Shaping, class Make, class Fill, class... A>
             inline auto align_operands(std::string_view operation, const Fill& fill, A&&... args)
             {
                 if constexpr (std::is_same<Shaping, shape_exact>::value)
@@ -1021,11 +987,11 @@ namespace xt
                     const auto how = align_operand_labels<Shaping>(
                         operation, sizeof...(A), labelled_operands(std::index_sequence_for<A...>{}, args...));
                     check_fill_values<A...>(operation, fill, how);
-                    if constexpr (joins_in_one_pass<Functor, A...>())
+                    if constexpr (joins_in_one_pass<Make, A...>())
                     {
                         if (join_at_once(how, args...))
                         {
-                            return joined_arguments<Functor>(operation, fill, how, std::forward<A>(args)...);
+                            return joined_arguments<Make>(operation, fill, how, std::forward<A>(args)...);
                         }
                     }
                     return aligned_arguments(operation, fill, how, std::index_sequence_for<A...>{},
