@@ -96,6 +96,41 @@ TEST(kernel_layout, drops_unit_axes_flips_negative_strides_and_sorts_by_the_outp
     EXPECT_EQ(layout.stride(1, 1), 4);
 }
 
+TEST(kernel_layout, working_set_counts_an_operand_read_twice_once)
+{
+    // out (4, 8) float; leaves x, x again (where(x > 0, x, 0)), a row v (8) broadcast, and a bool mask.
+    std::vector<float> x(32);
+    std::vector<float> v(8);
+    std::vector<char> mask(32);
+    xn::detail::kernel_layout layout(sizes{4, 8}, 5);
+    const std::vector<std::ptrdiff_t> dense{8, 1};
+    layout.set_right_aligned(0, sizes{4, 8}, dense);
+    layout.set_right_aligned(1, sizes{4, 8}, dense);
+    layout.set_right_aligned(2, sizes{4, 8}, dense);
+    layout.set_right_aligned(3, sizes{8}, std::vector<std::ptrdiff_t>{1});
+    layout.set_right_aligned(4, sizes{4, 8}, dense);
+    xn::detail::kernel_leaves<float, 4> leaves{};
+    leaves[0].data = reinterpret_cast<const char*>(x.data());
+    leaves[1].data = reinterpret_cast<const char*>(x.data());
+    leaves[2].data = reinterpret_cast<const char*>(v.data());
+    leaves[3].data = mask.data();
+    leaves[3].element_bytes = 1;
+    // The output and x: 32 floats each; v: 8 floats; the mask: 32 bytes.
+    EXPECT_EQ((xn::detail::working_set_bytes<float, 4>(layout, leaves)), 32u * 4 + 32u * 4 + 8u * 4 + 32u);
+
+    // The same memory through other strides (a transposed read) is another stream.
+    layout.stride(0, 2) = 1;
+    layout.stride(1, 2) = 4;
+    EXPECT_EQ((xn::detail::working_set_bytes<float, 4>(layout, leaves)),
+              32u * 4 + 2 * 32u * 4 + 8u * 4 + 32u);
+    // And so is the next element of the same buffer.
+    layout.stride(0, 2) = 8;
+    layout.stride(1, 2) = 1;
+    layout.offset(2) = 1;
+    EXPECT_EQ((xn::detail::working_set_bytes<float, 4>(layout, leaves)),
+              32u * 4 + 2 * 32u * 4 + 8u * 4 + 32u);
+}
+
 TEST(kernel_layout, memory_spans_cover_negative_strides_and_detect_overlap)
 {
     const auto span = xn::detail::span_of(sizes{3, 4}, std::vector<std::ptrdiff_t>{-4, 1});

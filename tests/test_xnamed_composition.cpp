@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -229,6 +230,23 @@ TEST(named_composition, a_reduction_inside_an_operation_is_evaluated_once_when_t
     xt::xarray<double> after = expected;
     after(0, 0, 0, 0) = 1e6 - max_c(0, 0, 0);
     EXPECT_TRUE(same_bits(xn::eval(centred).expression(), after));
+}
+
+TEST(named_composition, copies_of_an_operation_share_its_evaluated_reduction_and_outlive_it)
+{
+    operands o;
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    const xt::xarray<double> max_c = xt::amax(o.x, {1});
+    const xt::xarray<double> expected = o.x - xt::view(max_c, xt::all(), xt::newaxis(), xt::all(), xt::all());
+
+    auto original = std::make_optional(nx - xn::amax(nx, {"c"}));
+    const auto copy = *original;
+    // The maximum was evaluated once: the copy reads the very same elements, not a copy of them.
+    EXPECT_EQ(std::get<1>(copy.expression().arguments()).data(),
+              std::get<1>(original->expression().arguments()).data());
+    // And keeps them alive once the original is gone (AddressSanitizer sees a read of freed memory).
+    original.reset();
+    EXPECT_TRUE(same_bits(xn::eval(copy).expression(), expected));
 }
 
 TEST(named_composition, softmax_over_a_named_axis_matches_a_reference_loop)

@@ -15,7 +15,7 @@
 // 0 along a stretched or new axis), and the view of a function is the same function of its arguments'
 // views, so that whatever the depth, the evaluation (the kernels, or xtensor's own loops) sees strided
 // leaves. An operand that is not such a tree (a reducer, a generator, a view of a function) is
-// evaluated once into a temporary, which the view owns, when the view is built: see
+// evaluated once into a temporary, which the view and its copies share, when the view is built: see
 // docs/named_expressions.md.
 
 #include <cstddef>
@@ -80,7 +80,8 @@ namespace xt
             {
             };
 
-            /// `e` itself when it is an elementwise tree, else `e` evaluated into a new container.
+            /// `e` itself when it is an elementwise tree, else `e` evaluated into a container that copies
+            /// share.
             template <class E>
             decltype(auto) as_tree(E&& e);
 
@@ -141,7 +142,7 @@ namespace xt
                 }
                 else
                 {
-                    return evaluated(e);
+                    return shared_evaluated(e);
                 }
             }
 
@@ -355,7 +356,7 @@ namespace xt
                 }
                 else
                 {
-                    return aligned_view(evaluated(e), from);
+                    return aligned_view(shared_evaluated(e), from);
                 }
             }
 
@@ -368,7 +369,7 @@ namespace xt
                 }
                 else
                 {
-                    return view_as(evaluated(e), from, shape);
+                    return view_as(shared_evaluated(e), from, shape);
                 }
             }
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -227,6 +228,45 @@ namespace xt
                 container_for_t<E> out;
                 evaluate_into(out, e);
                 return out;
+            }
+
+            /// Read-only elements kept alive by a shared owner.
+            template <class T>
+            using shared_buffer_t =
+                xt::xbuffer_adaptor<const T*, xt::no_ownership, std::shared_ptr<const void>>;
+
+            template <class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
+            struct shared_adaptor_for_shape
+            {
+                template <class T>
+                using type = xt::xtensor_adaptor<shared_buffer_t<T>, static_cast<std::size_t>(N)>;
+            };
+
+            template <class Shape>
+            struct shared_adaptor_for_shape<Shape, -1>
+            {
+                template <class T>
+                using type = xt::xarray_adaptor<shared_buffer_t<T>, xt::layout_type::row_major, Shape>;
+            };
+
+            /// The read-only twin of container_for_t<E> whose elements copies share.
+            template <class E>
+            using shared_container_for_t =
+                typename shared_adaptor_for_shape<typename container_for_t<E>::shape_type>::template type<
+                    typename container_for_t<E>::value_type>;
+
+            /**
+             * `e` evaluated once into a container that copies share. An expression that owns a temporary
+             * (a reduction inside an operation) is copied wherever it is used twice, as a softmax uses
+             * exp(x - max) twice, and copying the temporary's elements would cost as much as writing them.
+             */
+            template <class E>
+            shared_container_for_t<E> shared_evaluated(const E& e)
+            {
+                auto owner = std::make_shared<container_for_t<E>>(evaluated(e));
+                shared_buffer_t<typename container_for_t<E>::value_type> elements(
+                    owner->data(), owner->size(), std::shared_ptr<const void>(owner));
+                return shared_container_for_t<E>(std::move(elements), owner->shape());
             }
         } // namespace detail
     }     // namespace named

@@ -485,22 +485,50 @@ namespace xt
                 return result;
             }
 
-            /// The bytes an elementwise evaluation writes and reads: the output, and each leaf once over
-            /// the axes along which it is not broadcast.
+            /// Whether leaf `k` (1-based, as in the layout) reads the very elements of an earlier leaf:
+            /// the same first element, element size and strides (`where(x > 0, x, 0)` reads x twice).
             template <class T, std::size_t L>
-            inline std::size_t working_set_bytes(const kernel_layout& layout) noexcept
+            inline bool reads_an_earlier_leaf(const kernel_layout& layout, const kernel_leaves<T, L>& leaves,
+                                              std::size_t k) noexcept
             {
-                std::size_t elements = layout.element_count();
+                for (std::size_t j = 1; j < k; ++j)
+                {
+                    bool same = leaves[j - 1].element_bytes == leaves[k - 1].element_bytes &&
+                                leaves[j - 1].at(layout.offset(j)) == leaves[k - 1].at(layout.offset(k));
+                    for (std::size_t a = 0; same && a < layout.rank(); ++a)
+                    {
+                        same = layout.stride(a, j) == layout.stride(a, k);
+                    }
+                    if (same)
+                    {
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            /// The bytes an elementwise evaluation writes and reads: the output, and each leaf once over
+            /// the axes along which it is not broadcast. A leaf read twice counts once: its second read
+            /// hits the cache.
+            template <class T, std::size_t L>
+            inline std::size_t working_set_bytes(const kernel_layout& layout,
+                                                 const kernel_leaves<T, L>& leaves) noexcept
+            {
+                std::size_t bytes = layout.element_count() * sizeof(T);
                 for (std::size_t k = 1; k <= L; ++k)
                 {
-                    std::size_t leaf = 1;
+                    if (reads_an_earlier_leaf<T, L>(layout, leaves, k))
+                    {
+                        continue;
+                    }
+                    std::size_t elements = 1;
                     for (std::size_t a = 0; a < layout.rank(); ++a)
                     {
-                        leaf *= layout.stride(a, k) != 0 ? layout.size(a) : 1;
+                        elements *= layout.stride(a, k) != 0 ? layout.size(a) : 1;
                     }
-                    elements += leaf;
+                    bytes += elements * static_cast<std::size_t>(leaves[k - 1].element_bytes);
                 }
-                return elements * sizeof(T);
+                return bytes;
             }
 
             /// Where the run at `position` starts, for every leaf.
@@ -668,7 +696,7 @@ namespace xt
                     return;
                 }
                 // Whether the whole evaluation, not a block of it, is too large for the caches.
-                const std::size_t bytes = working_set_bytes<T, L>(layout);
+                const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
                 const bool large = bytes >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
                 run_in_blocks(layout, 0, kernel_blocks(bytes, layout.size(0)),
                               [&](const kernel_layout& part)
@@ -1096,9 +1124,10 @@ namespace xt
                     run_on(layout);
                     return;
                 }
-                run_in_blocks(layout, kept.front(),
-                              kernel_blocks(working_set_bytes<T, L>(layout), layout.size(kept.front())),
-                              run_on);
+                run_in_blocks(
+                    layout, kept.front(),
+                    kernel_blocks(working_set_bytes<T, L>(layout, leaves), layout.size(kept.front())),
+                    run_on);
             }
         } // namespace detail
     }     // namespace named

@@ -56,8 +56,7 @@ namespace xt
 
             /// The one type of a named operand under a shaping strategy other than xn::shape_exact.
             template <class T>
-            using gathered_buffer_t =
-                xt::xbuffer_adaptor<const T*, xt::no_ownership, std::shared_ptr<const void>>;
+            using gathered_buffer_t = shared_buffer_t<T>;
 
             template <class T>
             using gathered_storage_t =
