@@ -69,10 +69,19 @@ namespace
         std::size_t n, c, h, w;            // the image batch x
         std::size_t rows, columns;         // A, B, C
         std::size_t stations, times, skew; // the series: a at times [0, times), b at [skew, skew + times)
+        std::size_t large_n;               // the batch of normalize_large: x far beyond the last-level cache
     };
 
-    const sizes full_sizes{"full", 16, 3, 224, 224, 2000, 2000, 256, 4000, 1000};
-    const sizes small_sizes{"small", 4, 3, 32, 32, 200, 200, 16, 400, 100};
+    // normalize_large reads 588 MiB and writes as much at full size: 1.15 GiB moved, where bandwidth decides.
+    const sizes full_sizes{"full", 16, 3, 224, 224, 2000, 2000, 256, 4000, 1000, 1024};
+    const sizes small_sizes{"small", 4, 3, 32, 32, 200, 200, 16, 400, 100, 8};
+
+    /// The same sizes with another image batch.
+    sizes with_batch(sizes z, std::size_t n)
+    {
+        z.n = n;
+        return z;
+    }
 
     /// Knuth's multiplicative hash of a position, as a double in [0, 1). bench_pipelines.py computes the
     /// same numbers, so that both programs time the same data without sharing a random generator.
@@ -226,6 +235,12 @@ namespace
         return p;
     }
 
+    /// An image batch far larger than the last-level cache: the same cases, where bandwidth decides.
+    struct large_images
+    {
+        images img;
+    };
+
     /// Everything the cases read and write, made once for the chosen sizes.
     void prepare_joined(series& d);
 
@@ -234,8 +249,9 @@ namespace
         images img;
         matrices mat;
         series ser;
+        large_images large;
 
-        explicit workload(const sizes& z) : img(z), mat(z), ser(z)
+        explicit workload(const sizes& z) : img(z), mat(z), ser(z), large{images(with_batch(z, z.large_n))}
         {
             prepare_joined(ser);
         }
@@ -849,6 +865,13 @@ namespace
         return w.img;
     }
 
+    /// An implementation over images run on the large batch.
+    template <auto F>
+    void on_large(workload& w)
+    {
+        F(w.large.img);
+    }
+
     template <>
     matrices& part<matrices>(workload& w)
     {
@@ -912,6 +935,11 @@ namespace
         return snapshot_of(w.img.out);
     }
 
+    snapshot large_image_output(workload& w)
+    {
+        return snapshot_of(w.large.img.out);
+    }
+
     snapshot channel_output(workload& w)
     {
         return snapshot_of(w.img.per_channel);
@@ -951,6 +979,9 @@ namespace
     const pipeline_case cases[] = {
         {"normalize", "(x - m[c]) / s[c]", 1.3, exact, image_output, on<normalize_hand>,
          on<normalize_xtensor>, on<normalize_named<by_named>>, on<normalize_named<by_xtensor>>},
+        {"normalize_large", "(x - m[c]) / s[c], x (1024, 3, 224, 224): 1.15 GiB moved", 1.3, exact,
+         large_image_output, on_large<normalize_hand>, on_large<normalize_xtensor>,
+         on_large<normalize_named<by_named>>, on_large<normalize_named<by_xtensor>>},
         {"normalize_masked", "where(lbl == 1, (x - m[c]) / s[c], 0)", 1.3, exact, image_output,
          on<normalize_masked_hand>, on<normalize_masked_xtensor>, on<normalize_masked_named<by_named>>,
          on<normalize_masked_named<by_xtensor>>},
@@ -1004,6 +1035,7 @@ namespace
         std::fill(w.img.out.begin(), w.img.out.end(), f);
         std::fill(w.img.per_channel.begin(), w.img.per_channel.end(), f);
         std::fill(w.img.per_image.begin(), w.img.per_image.end(), f);
+        std::fill(w.large.img.out.begin(), w.large.img.out.end(), f);
         std::fill(w.mat.out.begin(), w.mat.out.end(), double(f));
         std::fill(w.ser.out.begin(), w.ser.out.end(), double(f));
     }

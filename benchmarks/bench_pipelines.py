@@ -34,11 +34,12 @@ import numpy as np
 # The sizes of bench_pipelines.cpp: images (n, c, h, w), matrices (rows, columns), series (stations,
 # times of each, skew: a at times [0, times), b at [skew, skew + times)).
 SIZES = {
-    "full": dict(n=16, c=3, h=224, w=224, rows=2000, columns=2000, stations=256, times=4000, skew=1000),
-    "small": dict(n=4, c=3, h=32, w=32, rows=200, columns=200, stations=16, times=400, skew=100),
+    "full": dict(n=16, c=3, h=224, w=224, rows=2000, columns=2000, stations=256, times=4000, skew=1000,
+                 large_n=1024),
+    "small": dict(n=4, c=3, h=32, w=32, rows=200, columns=200, stations=16, times=400, skew=100, large_n=8),
 }
 
-CASES = ["normalize", "normalize_masked", "exp", "relu", "channel_mean", "channel_max", "image_sum", "softmax",
+CASES = ["normalize", "normalize_large", "normalize_masked", "exp", "relu", "channel_mean", "channel_max", "image_sum", "softmax",
          "row_column", "chain3", "anomaly", "join_anomaly"]
 
 # (rtol, atol) against the float64 reference: an element passes when both are NaN or
@@ -46,6 +47,7 @@ CASES = ["normalize", "normalize_masked", "exp", "relu", "channel_mean", "channe
 # of 1e5 to 1e6 terms (pairwise in numpy, blocked in PyTorch) stay well within 1e-5.
 TOLERANCE = {
     "normalize": (1e-6, 1e-7),
+    "normalize_large": (1e-6, 1e-7),
     "normalize_masked": (1e-6, 1e-7),
     "exp": (1e-6, 0.0),
     "relu": (0.0, 0.0),
@@ -79,6 +81,8 @@ def make_data(z):
         "lbl": (hashed(n * h * w, 4, 0.0, 1.0, np.float32) < np.float32(0.5)).astype(np.float32).reshape(n, h, w),
     }
     shape = (z["rows"], z["columns"])
+    # normalize_large's batch: (large_n, c, h, w), far beyond the last-level cache.
+    d["x_large"] = hashed(z["large_n"] * c * h * w, 1, -0.5, 2.0, np.float32).reshape(z["large_n"], c, h, w)
     d["A"] = hashed(shape[0] * shape[1], 5, 0.5, 1.0, np.float64).reshape(shape)
     d["B"] = hashed(shape[0] * shape[1], 6, 0.5, 1.0, np.float64).reshape(shape)
     d["C"] = hashed(shape[0] * shape[1], 7, 0.5, 1.0, np.float64).reshape(shape)
@@ -113,6 +117,13 @@ def join_positions(time_a, time_b):
     both_end = max(both_begin, min(a_begin + len(time_a), b_begin + len(time_b)))
     return dict(a_begin=a_begin, b_begin=b_begin, both_begin=both_begin, both_end=both_end,
                 times=int(last - first + 1))
+
+
+def data_of(case, d):
+    """(case, data) to compute: normalize_large is normalize on the large batch."""
+    if case == "normalize_large":
+        return "normalize", {**d, "x": d["x_large"]}
+    return case, d
 
 
 def reference(case, d):
@@ -369,14 +380,15 @@ def main():
     print("Checking numpy and PyTorch against a float64 numpy reference:", file=sys.stderr)
     with torch.inference_mode() if torch is not None else contextlib.nullcontext():
         for case in CASES:
-            expected = reference(case, d)
-            run, result = numpy_case(case, d)
+            computed, data = data_of(case, d)
+            expected = reference(computed, data)
+            run, result = numpy_case(computed, data)
             run()
             ok = check(f"{case}/numpy", case, as_numpy(result), expected) and ok
             runs.append((f"{case}/numpy", run))
             if torch is None:
                 continue
-            run, result, note = torch_case(case, d, torch)
+            run, result, note = torch_case(computed, data, torch)
             run()
             ok = check(f"{case}/torch", case, as_numpy(result), expected) and ok
             runs.append((f"{case}/torch", run))

@@ -349,6 +349,7 @@ The benchmark's own output:
 # The pipelines of bench_pipelines.cpp, in its order: name, what it computes, and the bar for
 # xtensor-named / the hand loop.
 PIPELINES = [("normalize", "(x - m[c]) / s[c]", 1.3),
+             ("normalize_large", "(x - m[c]) / s[c], x (1024, 3, 224, 224): 1.15 GiB moved", 1.3),
              ("normalize_masked", "where(lbl == 1, (x - m[c]) / s[c], 0)", 1.3),
              ("exp", "exp(x)", 1.3),
              ("relu", "where(x > 0, x, 0)", 1.3),
@@ -593,9 +594,9 @@ def main():
     readme = None
     if not args.pipelines_only:
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
-        # The sections compile_cost.py and threads.py give figures for stay as they were.
+        # The sections compile_cost.py and configurations.py give figures for stay as they were.
         previous = args.readme.read_text() if args.readme.exists() else ""
-        for heading in ("## Compile cost", "## Threads"):
+        for heading in ("## Compile cost", "## Threads", "## Instruction sets"):
             span = section_span(previous, heading)
             if span is not None:
                 readme = replace_section(readme, heading, previous[span[0]:span[1]])
