@@ -243,6 +243,14 @@ namespace xt
                 }
             };
 
+// GCC leaves xsimd's AVX-512 exp out of line in the kernels' loops and reloads its constants at every
+// batch (exp of an f32 image batch: 456 us against xtensor's 306 us); flatten inlines it (334 us).
+#if defined(__GNUC__)
+#define XTENSOR_NAMED_INLINE_CALLEES __attribute__((flatten))
+#else
+#define XTENSOR_NAMED_INLINE_CALLEES
+#endif
+
 // A function of xtensor's xmath.hpp: xsimd's function of the same name on batches, xtensor's functor on
 // numbers.
 #define XTENSOR_NAMED_KERNEL_MATH(FUNCTOR, BASE, ARITY, SIMD_FUNCTION)                                       \
@@ -300,7 +308,7 @@ namespace xt
     template <class T>                                                                                       \
     static constexpr bool notes_inside = std::is_same<T, float>::value;                                      \
     template <class V, class M>                                                                              \
-    static V apply_noting(M& inside, const V& x) noexcept                                                    \
+    XTENSOR_NAMED_INLINE_CALLEES static V apply_noting(M& inside, const V& x) noexcept                       \
     {                                                                                                        \
         inside = inside & DOMAIN::inside(x);                                                                 \
         return xsimd::NAME(x);                                                                               \
