@@ -235,12 +235,6 @@ namespace
         return p;
     }
 
-    /// An image batch far larger than the last-level cache: the same cases, where bandwidth decides.
-    struct large_images
-    {
-        images img;
-    };
-
     /// Everything the cases read and write, made once for the chosen sizes.
     void prepare_joined(series& d);
 
@@ -249,9 +243,9 @@ namespace
         images img;
         matrices mat;
         series ser;
-        large_images large;
+        images large; // far beyond the last-level cache: the same cases, where bandwidth decides
 
-        explicit workload(const sizes& z) : img(z), mat(z), ser(z), large{images(with_batch(z, z.large_n))}
+        explicit workload(const sizes& z) : img(z), mat(z), ser(z), large(with_batch(z, z.large_n))
         {
             prepare_joined(ser);
         }
@@ -869,7 +863,7 @@ namespace
     template <auto F>
     void on_large(workload& w)
     {
-        F(w.large.img);
+        F(w.large);
     }
 
     template <>
@@ -937,7 +931,7 @@ namespace
 
     snapshot large_image_output(workload& w)
     {
-        return snapshot_of(w.large.img.out);
+        return snapshot_of(w.large.out);
     }
 
     snapshot channel_output(workload& w)
@@ -1035,7 +1029,7 @@ namespace
         std::fill(w.img.out.begin(), w.img.out.end(), f);
         std::fill(w.img.per_channel.begin(), w.img.per_channel.end(), f);
         std::fill(w.img.per_image.begin(), w.img.per_image.end(), f);
-        std::fill(w.large.img.out.begin(), w.large.img.out.end(), f);
+        std::fill(w.large.out.begin(), w.large.out.end(), f);
         std::fill(w.mat.out.begin(), w.mat.out.end(), double(f));
         std::fill(w.ser.out.begin(), w.ser.out.end(), double(f));
     }

@@ -32,10 +32,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from run_all import PIPELINES, format_time, medians_of
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "build" / "bench" / "benchmarks"
-CASES = ["normalize", "normalize_large", "normalize_masked", "exp", "relu", "channel_mean", "channel_max",
-         "image_sum", "softmax", "row_column", "chain3", "anomaly", "join_anomaly"]
+CASES = [case for case, *_ in PIPELINES]
 
 
 def run_cpp(command, pattern, min_time, repetitions, clock):
@@ -46,14 +47,7 @@ def run_cpp(command, pattern, min_time, repetitions, clock):
                         f"--benchmark_repetitions={repetitions}", f"--benchmark_out={out}",
                         "--benchmark_out_format=json", "--benchmark_color=false"],
                        check=True, stdout=subprocess.DEVNULL)
-        report = json.loads(out.read_text())
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    result = {}
-    for b in report["benchmarks"]:
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median":
-            name = b["run_name"].removesuffix("/real_time")
-            result[name] = b[clock] * scale[b.get("time_unit", "ns")]
-    return result
+        return medians_of(json.loads(out.read_text()), clock)
 
 
 def interleaved(builds, args, clock):
@@ -78,11 +72,7 @@ def python_medians(args, torch_threads):
 
 
 def text(seconds):
-    if seconds is None:
-        return "-"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds * 1e6:.0f} µs"
+    return "-" if seconds is None else format_time(seconds)
 
 
 def ratio(numerator, denominator):

@@ -111,14 +111,15 @@ def build(build_dir, targets):
     return found
 
 
-def medians_of(report):
-    """Median CPU time in seconds of every benchmark of a Google Benchmark JSON report."""
+def medians_of(report, clock="cpu_time"):
+    """Median time in seconds (`clock`: "cpu_time" or "real_time") of every benchmark of a Google Benchmark
+    JSON report, by name (without the "/real_time" that wall-clock benchmarks add)."""
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     result = {}
     for b in report["benchmarks"]:
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
-        result[b["run_name"]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+        result[b["run_name"].removesuffix("/real_time")] = b[clock] * scale[b.get("time_unit", "ns")]
     return result
 
 

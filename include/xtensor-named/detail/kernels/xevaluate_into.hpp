@@ -200,11 +200,19 @@ namespace xt
                 }
             }
 
+            /// Read-only elements kept alive by a shared owner.
+            template <class T>
+            using shared_buffer_t =
+                xt::xbuffer_adaptor<const T*, xt::no_ownership, std::shared_ptr<const void>>;
+
+            /// The container for a shape type, and its read-only twin over shared elements.
             template <class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
             struct container_for_shape
             {
                 template <class T>
                 using type = xt::xtensor<T, static_cast<std::size_t>(N)>;
+                template <class T>
+                using shared = xt::xtensor_adaptor<shared_buffer_t<T>, static_cast<std::size_t>(N)>;
             };
 
             template <class Shape>
@@ -212,6 +220,9 @@ namespace xt
             {
                 template <class T>
                 using type = xt::xarray<T>;
+                template <class T>
+                using shared = xt::xarray_adaptor<shared_buffer_t<T>, xt::layout_type::row_major,
+                                                  typename xt::xarray<T>::shape_type>;
             };
 
             /// The container `eval` makes for the xtensor expression `E`: an xt::xtensor where the rank is
@@ -230,30 +241,10 @@ namespace xt
                 return out;
             }
 
-            /// Read-only elements kept alive by a shared owner.
-            template <class T>
-            using shared_buffer_t =
-                xt::xbuffer_adaptor<const T*, xt::no_ownership, std::shared_ptr<const void>>;
-
-            template <class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
-            struct shared_adaptor_for_shape
-            {
-                template <class T>
-                using type = xt::xtensor_adaptor<shared_buffer_t<T>, static_cast<std::size_t>(N)>;
-            };
-
-            template <class Shape>
-            struct shared_adaptor_for_shape<Shape, -1>
-            {
-                template <class T>
-                using type = xt::xarray_adaptor<shared_buffer_t<T>, xt::layout_type::row_major, Shape>;
-            };
-
-            /// The read-only twin of container_for_t<E> whose elements copies share.
+            /// The read-only twin of container_for_t<E>, whose elements its copies share.
             template <class E>
-            using shared_container_for_t =
-                typename shared_adaptor_for_shape<typename container_for_t<E>::shape_type>::template type<
-                    typename container_for_t<E>::value_type>;
+            using shared_container_for_t = typename container_for_shape<
+                typename std::decay_t<E>::shape_type>::template shared<typename std::decay_t<E>::value_type>;
 
             /**
              * `e` evaluated once into a container that copies share. An expression that owns a temporary
