@@ -203,6 +203,37 @@ TEST(align_labels, refuses_a_list_with_repeated_labels)
                         "[3, 4, 3]: the labels of one axis are unique");
 }
 
+TEST(align_labels, refuses_a_sorted_list_with_a_repeated_label)
+{
+    // Sorted lists are checked and aligned by a walk; a repeat stops being sorted strictly and is found.
+    XN_EXPECT_THROW_MSG(xn::align_labels<xn::shape_union>({1, 2, 2, 5}, {3, 4}), xn::shape_error,
+                        "xn::align_labels: the left labels: label 2 appears twice, at positions 1 and 2 of "
+                        "[1, 2, 2, 5]: the labels of one axis are unique");
+    XN_EXPECT_THROW_MSG(xn::align_labels<xn::shape_left>({"a", "b"}, {"a", "c", "c"}), xn::shape_error,
+                        "xn::align_labels: the right labels: label 'c' appears twice, at positions 1 and 2 "
+                        "of ['a', 'c', 'c']: the labels of one axis are unique");
+}
+
+TEST(shape_union, of_two_sorted_time_ranges_is_their_merge)
+{
+    xn::labels a;
+    xn::labels b;
+    for (std::int64_t t = 0; t < 4000; ++t)
+    {
+        a.emplace_back(t);
+        b.emplace_back(t + 1000);
+    }
+    const auto r = xn::align_labels<xn::shape_union>(a, b);
+    ASSERT_EQ(r.result.size(), 5000u);
+    for (std::int64_t t = 0; t < 5000; ++t)
+    {
+        const auto i = static_cast<std::size_t>(t);
+        ASSERT_EQ(r.result[i], xn::label(t)) << t;
+        ASSERT_EQ(r.index[0][i], t < 4000 ? t : xn::missing) << t;
+        ASSERT_EQ(r.index[1][i], t >= 1000 ? t - 1000 : xn::missing) << t;
+    }
+}
+
 TEST(align_labels, refuses_an_inconsistent_answer_of_a_user_strategy)
 {
     XN_EXPECT_THROW_MSG(

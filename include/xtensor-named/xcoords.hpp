@@ -168,6 +168,10 @@ namespace xt
             /// Orders two labels of one type: integers numerically, strings by their bytes.
             bool label_less(const label& a, const label& b) noexcept;
 
+            /// Whether each label is below the next: a sorted list of unique labels (times, mostly), which
+            /// is checked and aligned by a walk through the lists instead of a lookup table.
+            bool strictly_increasing(const labels& ls) noexcept;
+
             /// Whether two label lists are equal, label by label.
             bool equal_labels(const labels& a, const labels& b) noexcept;
 
@@ -282,6 +286,18 @@ namespace xt
                 return *std::get_if<std::string>(&a) < *std::get_if<std::string>(&b);
             }
 
+            inline bool strictly_increasing(const labels& ls) noexcept
+            {
+                for (std::size_t i = 1; i < ls.size(); ++i)
+                {
+                    if (!label_less(ls[i - 1], ls[i]))
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
             inline bool equal_labels(const labels& a, const labels& b) noexcept
             {
                 if (a.size() != b.size())
@@ -318,6 +334,10 @@ namespace xt
                                           format_label(ls.front()), " at position 0 is ",
                                           label_kind(ls.front()), ": the labels of one axis have one type");
                     }
+                }
+                if (strictly_increasing(ls))
+                {
+                    return;
                 }
                 const label_index lookup(ls);
                 if (lookup.size() == ls.size())

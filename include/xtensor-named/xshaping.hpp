@@ -228,7 +228,45 @@ namespace xt
 
             inline std::vector<std::int64_t> positions_in(const labels& wanted, const labels& in)
             {
-                return positions_in(wanted, label_index(in));
+                if (!strictly_increasing(wanted) || !strictly_increasing(in))
+                {
+                    return positions_in(wanted, label_index(in));
+                }
+                // Both sorted: one walk through `in` finds every wanted label, or passes where it would be.
+                std::vector<std::int64_t> result;
+                result.reserve(wanted.size());
+                std::size_t at = 0;
+                for (const auto& l : wanted)
+                {
+                    while (at < in.size() && label_less(in[at], l))
+                    {
+                        ++at;
+                    }
+                    const bool found = at < in.size() && !label_less(l, in[at]);
+                    result.push_back(found ? static_cast<std::int64_t>(at) : named::missing);
+                }
+                return result;
+            }
+
+            /// shape_union of two sorted lists of unique labels: their merge, which is the sorted union.
+            inline label_alignment merged_union(const labels& a, const labels& b)
+            {
+                label_alignment result;
+                const std::size_t most = a.size() + b.size();
+                result.result.reserve(most);
+                result.index[0].reserve(most);
+                result.index[1].reserve(most);
+                std::size_t i = 0;
+                std::size_t j = 0;
+                while (i < a.size() || j < b.size())
+                {
+                    const bool take_a = j == b.size() || (i < a.size() && !label_less(b[j], a[i]));
+                    const bool take_b = i == a.size() || (j < b.size() && !label_less(a[i], b[j]));
+                    result.result.push_back(take_a ? a[i] : b[j]);
+                    result.index[0].push_back(take_a ? static_cast<std::int64_t>(i++) : named::missing);
+                    result.index[1].push_back(take_b ? static_cast<std::int64_t>(j++) : named::missing);
+                }
+                return result;
             }
 
             inline label_alignment as_they_are(const labels& a)
@@ -277,6 +315,10 @@ namespace xt
             if (a.empty())
             {
                 return label_alignment{b, {detail::positions_in(b, a), detail::identity_map(b.size())}};
+            }
+            if (detail::strictly_increasing(a) && detail::strictly_increasing(b))
+            {
+                return detail::merged_union(a, b);
             }
             label_alignment result;
             result.result = a;
