@@ -21,6 +21,7 @@
 #include <xtensor-named/xtensor-named.hpp>
 
 #include "support/expect_error.hpp"
+#include "support/observed_new.hpp"
 
 namespace xn = xt::named;
 
@@ -32,29 +33,14 @@ namespace
     long long allocations_before_failure = -1;
 } // namespace
 
-void* operator new(std::size_t bytes)
+bool allow_allocation()
 {
     const bool fail = fail_allocations || allocations_before_failure == 0;
     if (allocations_before_failure >= 0)
     {
         --allocations_before_failure;
     }
-    void* p = fail ? nullptr : std::malloc(bytes == 0 ? 1 : bytes);
-    if (p == nullptr)
-    {
-        throw std::bad_alloc();
-    }
-    return p;
-}
-
-void operator delete(void* p) noexcept
-{
-    std::free(p);
-}
-
-void operator delete(void* p, std::size_t) noexcept
-{
-    std::free(p);
+    return !fail;
 }
 
 namespace

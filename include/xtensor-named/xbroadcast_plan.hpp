@@ -109,14 +109,16 @@ namespace xt
         namespace detail
         {
             /**
-             * Whether `S`'s plan depends on nothing but the dims and sizes of its operands, so that an
-             * operation may reuse the plan it made for operands of the same dims and sizes
-             * (detail/operations/xplan_cache.hpp), a cost per operation that counts for small arrays. True
-             * for the built-in strategies only (see xstrategies.hpp); a user's strategy is always asked (it
-             * may count its calls, or depend on state of its own).
+             * Whether `S` is a built-in strategy (see xstrategies.hpp). Its plan depends on nothing but the
+             * dims and sizes of its operands, so that an operation may reuse the plan it made for operands
+             * of the same dims and sizes (detail/operations/xplan_cache.hpp); and its plans are tested
+             * against numpy's and xarray's (tests/test_xstrategies_oracles.cpp), so that an operation takes
+             * them without detail::check_plan. Both are costs per operation that count for small arrays. A
+             * user's strategy is always asked (it may count its calls, or depend on state of its own), and
+             * its answer checked.
              */
             template <class S>
-            struct reusable_plans : std::false_type
+            struct builtin_strategy : std::false_type
             {
             };
         } // namespace detail

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -86,7 +87,9 @@ namespace xt
 
             void validate() const;
 
-            container_type m_names;
+            // Every operand, plan and result holds the dims of its axes, and none changes them once made:
+            // copies share one list (no copy of the names), and a scalar's list is no list at all.
+            std::shared_ptr<const container_type> m_names;
         };
 
         bool operator==(const dims& lhs, const dims& rhs) noexcept;
@@ -210,20 +213,24 @@ namespace xt
          * implementation of dims    *
          *****************************/
 
-        inline dims::dims(std::initializer_list<std::string> names) : m_names(names)
-        {
-            validate();
-        }
+        inline dims::dims(std::initializer_list<std::string> names) : dims(std::vector<std::string>(names)) {}
 
-        inline dims::dims(std::vector<std::string> names) : m_names(std::move(names))
+        inline dims::dims(std::vector<std::string> names)
         {
+            if (!names.empty())
+            {
+                m_names = std::make_shared<const container_type>(std::move(names));
+            }
             validate();
         }
 
         inline dims dims::unnamed(std::size_t n)
         {
             dims result;
-            result.m_names.assign(n, std::string(unnamed_axis));
+            if (n != 0)
+            {
+                result.m_names = std::make_shared<const container_type>(n, std::string(unnamed_axis));
+            }
             return result;
         }
 
@@ -231,25 +238,25 @@ namespace xt
         {
             // Every name is checked before any duplicate is looked for: the duplicate message prints the
             // whole list, which must hold no unescaped control characters.
-            for (std::size_t i = 0; i < m_names.size(); ++i)
+            for (std::size_t i = 0; i < names().size(); ++i)
             {
-                if (!is_valid_axis_name(m_names[i]))
+                if (!is_valid_axis_name(names()[i]))
                 {
-                    detail::throw_name_error("dims", "invalid axis name ", detail::quoted(m_names[i]),
+                    detail::throw_name_error("dims", "invalid axis name ", detail::quoted(names()[i]),
                                              " at axis ", i, detail::axis_name_rule);
                 }
             }
-            for (std::size_t i = 0; i < m_names.size(); ++i)
+            for (std::size_t i = 0; i < names().size(); ++i)
             {
-                if (m_names[i] == unnamed_axis)
+                if (names()[i] == unnamed_axis)
                 {
                     continue;
                 }
                 for (std::size_t j = 0; j < i; ++j)
                 {
-                    if (m_names[j] == m_names[i])
+                    if (names()[j] == names()[i])
                     {
-                        detail::throw_name_error("dims", "name ", detail::quoted(m_names[i]),
+                        detail::throw_name_error("dims", "name ", detail::quoted(names()[i]),
                                                  " appears twice, at axes ", j, " and ", i, " of ",
                                                  to_string());
                     }
@@ -259,29 +266,29 @@ namespace xt
 
         inline auto dims::size() const noexcept -> size_type
         {
-            return m_names.size();
+            return names().size();
         }
 
         inline bool dims::empty() const noexcept
         {
-            return m_names.empty();
+            return names().empty();
         }
 
         inline const std::string& dims::operator[](size_type i) const
         {
-            if (i >= m_names.size())
+            if (i >= names().size())
             {
                 detail::throw_name_error("dims", "axis ", i, " is out of range for ", to_string(),
                                          " of rank ", size());
             }
-            return m_names[i];
+            return names()[i];
         }
 
         inline std::ptrdiff_t dims::index_of(std::string_view name) const noexcept
         {
-            for (std::size_t i = 0; i < m_names.size(); ++i)
+            for (std::size_t i = 0; i < names().size(); ++i)
             {
-                if (m_names[i] == name)
+                if (names()[i] == name)
                 {
                     return static_cast<std::ptrdiff_t>(i);
                 }
@@ -301,7 +308,7 @@ namespace xt
 
         inline bool dims::all_named() const noexcept
         {
-            for (const auto& n : m_names)
+            for (const auto& n : names())
             {
                 if (n == unnamed_axis)
                 {
@@ -313,29 +320,30 @@ namespace xt
 
         inline auto dims::names() const noexcept -> const container_type&
         {
-            return m_names;
+            static const container_type none;
+            return m_names ? *m_names : none;
         }
 
         inline auto dims::begin() const noexcept -> const_iterator
         {
-            return m_names.begin();
+            return names().begin();
         }
 
         inline auto dims::end() const noexcept -> const_iterator
         {
-            return m_names.end();
+            return names().end();
         }
 
         inline std::string dims::to_string() const
         {
             std::string out = "(";
-            for (std::size_t i = 0; i < m_names.size(); ++i)
+            for (std::size_t i = 0; i < names().size(); ++i)
             {
                 if (i != 0)
                 {
                     out += ", ";
                 }
-                out += m_names[i];
+                out += names()[i];
             }
             out += ")";
             return out;
@@ -343,7 +351,8 @@ namespace xt
 
         inline bool operator==(const dims& lhs, const dims& rhs) noexcept
         {
-            return lhs.names() == rhs.names();
+            // Copies share their list: the same list needs no comparison of names.
+            return &lhs.names() == &rhs.names() || lhs.names() == rhs.names();
         }
 
         inline bool operator!=(const dims& lhs, const dims& rhs) noexcept

@@ -50,6 +50,9 @@ namespace xt
 
             static partial_shape of(std::initializer_list<size_type> sizes);
 
+            /// From sizes that the shape takes over (no copy).
+            static partial_shape of(container_type&& sizes);
+
             /// From any range of integers: a std::vector, an xtensor shape, a std::array.
             template <class R, class = decltype(std::begin(std::declval<const R&>()))>
             static partial_shape of(const R& sizes);
@@ -159,6 +162,17 @@ namespace xt
             return of(std::vector<size_type>(sizes));
         }
 
+        inline partial_shape partial_shape::of(container_type&& sizes)
+        {
+            for (std::size_t axis = 0; axis < sizes.size(); ++axis)
+            {
+                check_size("partial_shape::of", sizes[axis], axis);
+            }
+            partial_shape result;
+            result.m_sizes = std::move(sizes);
+            return result;
+        }
+
         template <class R, class>
         inline partial_shape partial_shape::of(const R& sizes)
         {
@@ -166,6 +180,8 @@ namespace xt
             static_assert(std::is_integral<value_type>::value && !std::is_same<value_type, bool>::value,
                           "xn::partial_shape::of: the sizes must be integers");
             partial_shape result;
+            result.m_sizes.reserve(
+                static_cast<std::size_t>(std::distance(std::begin(sizes), std::end(sizes))));
             std::size_t axis = 0;
             for (const auto& size : sizes)
             {

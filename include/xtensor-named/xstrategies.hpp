@@ -123,27 +123,27 @@ namespace xt
         {
             // Each built-in rule is a function of its operands' dims and sizes alone.
             template <>
-            struct reusable_plans<numpy> : std::true_type
+            struct builtin_strategy<numpy> : std::true_type
             {
             };
 
             template <>
-            struct reusable_plans<leading> : std::true_type
+            struct builtin_strategy<leading> : std::true_type
             {
             };
 
             template <bool Stretch>
-            struct reusable_plans<basic_missing_dims<Stretch>> : std::true_type
+            struct builtin_strategy<basic_missing_dims<Stretch>> : std::true_type
             {
             };
 
             template <>
-            struct reusable_plans<name_match> : std::true_type
+            struct builtin_strategy<name_match> : std::true_type
             {
             };
 
             template <>
-            struct reusable_plans<exact> : std::true_type
+            struct builtin_strategy<exact> : std::true_type
             {
             };
 
@@ -197,8 +197,11 @@ namespace xt
                         result.axes[1][i] = static_cast<std::int64_t>(ib);
                     }
                 }
-                result.names = named::dims(std::move(names));
-                result.shape = partial_shape::of(sizes);
+                // Mostly the names of one operand, whose dims are then shared.
+                result.names = names == a.names.names()   ? a.names
+                               : names == b.names.names() ? b.names
+                                                          : named::dims(std::move(names));
+                result.shape = partial_shape::of(std::move(sizes));
                 return result;
             }
         } // namespace detail
@@ -249,11 +252,10 @@ namespace xt
             const std::string_view why = Stretch ? ", and neither is 1"
                                                  : ", and xn::missing_dims stretches no axis "
                                                    "(xn::basic_missing_dims<true> stretches size 1)";
-            std::vector<std::string> names(a.names.begin(), a.names.end());
             std::vector<std::int64_t> sizes(a.shape.sizes());
             broadcast_plan result;
-            result.axes[0] = detail::identity_map(names.size());
-            result.axes[1].assign(names.size(), named::no_axis);
+            result.axes[0] = detail::identity_map(a.names.size());
+            result.axes[1].assign(a.names.size(), named::no_axis);
             for (std::size_t i = 0; i < a.names.size(); ++i)
             {
                 const auto ib = b.names.index_of(a.names[i]);
@@ -264,18 +266,24 @@ namespace xt
                     result.axes[1][i] = ib;
                 }
             }
+            // The result is a's axes, then b's that a lacks: a's own dims (shared) when b adds none.
+            std::vector<std::string> names;
             for (std::size_t ib = 0; ib < b.names.size(); ++ib)
             {
                 if (!a.names.contains(b.names[ib]))
                 {
+                    if (names.empty())
+                    {
+                        names.assign(a.names.begin(), a.names.end());
+                    }
                     names.push_back(b.names[ib]);
                     sizes.push_back(b.shape.sizes()[ib]);
                     result.axes[0].push_back(named::no_axis);
                     result.axes[1].push_back(static_cast<std::int64_t>(ib));
                 }
             }
-            result.names = named::dims(std::move(names));
-            result.shape = partial_shape::of(sizes);
+            result.names = names.empty() ? a.names : named::dims(std::move(names));
+            result.shape = partial_shape::of(std::move(sizes));
             return result;
         }
 
@@ -347,7 +355,7 @@ namespace xt
                                                         ", and neither is 1");
                 result.axes[1 - larger_k][match] = static_cast<std::int64_t>(j);
             }
-            result.shape = partial_shape::of(sizes);
+            result.shape = partial_shape::of(std::move(sizes));
             return result;
         }
 
@@ -378,7 +386,7 @@ namespace xt
             }
             broadcast_plan result;
             result.names = a.names;
-            result.shape = partial_shape::of(sizes);
+            result.shape = partial_shape::of(std::move(sizes));
             result.axes[0] = detail::identity_map(a.names.size());
             result.axes[1] = result.axes[0];
             return result;

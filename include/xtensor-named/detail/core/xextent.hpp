@@ -19,6 +19,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "../../xerrors.hpp"
 
@@ -44,13 +45,25 @@ namespace xt
              * Throws xn::shape_error unless an array of `shape` whose elements take `element_bytes` bytes
              * can exist: its element count and its row-major strides fit in a signed 64-bit size
              * (std::ptrdiff_t, xtensor's strides), and its bytes in the largest size of an object. `what`
-             * names the array in the message ("the result (x, y)"). A size of 0 leaves no element, but
-             * xtensor still computes the strides to its left.
+             * names the array in the message ("the result (x, y)"), or is a function that makes that name,
+             * called only for the message. A size of 0 leaves no element, but xtensor still computes the
+             * strides to its left.
              */
-            template <class S>
-            void check_extent(std::string_view operation, std::string_view what, const S& shape,
+            template <class S, class What>
+            void check_extent(std::string_view operation, const What& what, const S& shape,
                               std::size_t element_bytes)
             {
+                const auto name = [&what]() -> std::string
+                {
+                    if constexpr (std::is_invocable_v<const What&>)
+                    {
+                        return what();
+                    }
+                    else
+                    {
+                        return std::string(what);
+                    }
+                };
                 // xtensor keeps strides as std::ptrdiff_t: a product beyond its largest value is a
                 // signed overflow, even for a shape of no element such as (0, 2, 6148914691236517206).
                 constexpr auto largest = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
@@ -60,7 +73,7 @@ namespace xt
                     const auto size = static_cast<std::size_t>(shape[i]);
                     if (size != 0 && product > largest / size)
                     {
-                        throw_shape_error(operation, what, " of shape ", sizes_string(shape),
+                        throw_shape_error(operation, name(), " of shape ", sizes_string(shape),
                                           i == 0 ? " has more elements than a 64-bit size can count"
                                                  : " has a row-major stride that overflows a 64-bit size");
                     }
@@ -70,8 +83,8 @@ namespace xt
                     static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
                 if (element_bytes != 0 && product > largest_object / element_bytes)
                 {
-                    throw_shape_error(operation, what, " of shape ", sizes_string(shape), " holds ", product,
-                                      " elements of ", element_bytes,
+                    throw_shape_error(operation, name(), " of shape ", sizes_string(shape), " holds ",
+                                      product, " elements of ", element_bytes,
                                       " bytes: more than the largest object, ", largest_object, " bytes");
                 }
             }

@@ -282,6 +282,11 @@ namespace xt
                     {
                         return std::forward<argument_type>(argument);
                     }
+                    else if (argument.dimension() == rank)
+                    {
+                        // Most arguments have the function's rank: its map, unshifted and not copied.
+                        return view_as(std::forward<argument_type>(argument), from, shape);
+                    }
                     else
                     {
                         return view_as(std::forward<argument_type>(argument),
@@ -431,7 +436,8 @@ namespace xt
                 {
                     shape[i] = static_cast<std::size_t>(sizes[i]);
                 }
-                check_extent(operation, concat("the result ", p.names.to_string()), shape, 1);
+                check_extent(
+                    operation, [&p] { return concat("the result ", p.names.to_string()); }, shape, 1);
                 return shape;
             }
         } // namespace detail

@@ -103,8 +103,9 @@ namespace xt
             planned_operation plan_operation(std::string_view operation, const A&... operands);
 
             /// Plans two or more operands under `S`, left to right, each plan checked against real sizes.
-            template <class S>
-            elementwise_plan plan_operands(std::string_view operation, const std::vector<operand>& operands);
+            template <class S, std::size_t N>
+            elementwise_plan plan_operands(std::string_view operation,
+                                           const std::array<operand, N>& operands);
 
             /// What a strategy sees of a named or a plain expression (a plain one's axes are all "?").
             template <class A>
@@ -145,17 +146,34 @@ namespace xt
             inline broadcast_plan plan_for(std::string_view operation, const operand& a, const operand& b)
             {
                 return rethrow_within<named::broadcast_error>(
-                    operation, [&] { return named::plan<S>(a, b); },
+                    operation,
+                    [&]
+                    {
+                        // The operands come from expressions, one name per axis; a built-in strategy's
+                        // answer is trusted (builtin_strategy), a user's is checked.
+                        if constexpr (builtin_strategy<S>::value)
+                        {
+                            return S::plan(a, b);
+                        }
+                        else
+                        {
+                            return named::plan<S>(a, b);
+                        }
+                    },
                     [] { return "the operands do not line up: "; });
             }
 
-            template <class S>
+            template <class S, std::size_t N>
             inline elementwise_plan plan_operands(std::string_view operation,
-                                                  const std::vector<operand>& operands)
+                                                  const std::array<operand, N>& operands)
             {
+                static_assert(N >= 2, "plan_operands: an operation of one operand with axes needs no plan");
                 broadcast_plan p = plan_for<S>(operation, operands[0], operands[1]);
                 check_concrete_plan(operation, p, operands[0], operands[1]);
-                std::vector<axis_map> from{p.axes[0], p.axes[1]};
+                std::vector<axis_map> from;
+                from.reserve(operands.size());
+                from.push_back(std::move(p.axes[0]));
+                from.push_back(std::move(p.axes[1]));
                 for (std::size_t k = 2; k < operands.size(); ++k)
                 {
                     // A third operand lines up with the result of the first two, and so on.
@@ -166,10 +184,11 @@ namespace xt
                     {
                         f = compose_index_maps(next.axes[0], f, named::no_axis);
                     }
-                    from.push_back(next.axes[1]);
+                    from.push_back(std::move(next.axes[1]));
                     p = std::move(next);
                 }
-                return elementwise_plan{p.names, concrete_shape(operation, p), std::move(from)};
+                view_shape_type shape = concrete_shape(operation, p);
+                return elementwise_plan{std::move(p.names), std::move(shape), std::move(from)};
             }
 
             template <class A>
@@ -263,15 +282,16 @@ namespace xt
             }
 
             template <class... A>
-            inline std::vector<operand> operands_of(const A&... args)
+            inline std::array<operand, array_count_v<A...>> operands_of(const A&... args)
             {
-                std::vector<operand> result;
+                std::array<operand, array_count_v<A...>> result;
+                std::size_t k = 0;
                 (
                     [&]
                     {
                         if constexpr (is_array_operand_v<A>)
                         {
-                            result.push_back(operand_for(args));
+                            result[k++] = operand_for(args);
                         }
                     }(),
                     ...);
@@ -282,6 +302,7 @@ namespace xt
             inline std::vector<const axes_metadata*> metadata_list(const A&... args)
             {
                 std::vector<const axes_metadata*> result;
+                result.reserve(sizeof...(A));
                 (
                     [&]
                     {
@@ -316,8 +337,12 @@ namespace xt
             inline planned_operation plan_operation(std::string_view operation, const A&... operands)
             {
                 elementwise_plan how = plan_operands<S>(operation, operands_of(operands...));
+                // Without labels, the result's metadata is the plan's names alone.
                 axes_metadata metadata =
-                    combine_axes(operation, how.names, how.shape, metadata_list(operands...), how.from);
+                    combine_axes(operation, how.names, how.shape,
+                                 any_labels(operands...) ? metadata_list(operands...)
+                                                         : std::vector<const axes_metadata*>(),
+                                 how.from);
                 return planned_operation{std::move(how), std::move(metadata)};
             }
 
@@ -354,7 +379,7 @@ namespace xt
                                                                    std::move(metadata));
                         };
                         // A loop body builds the same operation again and again: its plan is kept.
-                        if constexpr (reusable_plans<S>::value)
+                        if constexpr (builtin_strategy<S>::value)
                         {
                             if (!any_labels(operands...))
                             {

@@ -13,7 +13,7 @@
 // operands of the same dims and sizes again and again; asking the strategy, checking its answer and
 // combining the dims each time costs about a microsecond, a large share of an operation on small arrays.
 // Only a strategy whose plan depends on nothing but the dims and sizes of its operands may have its
-// plans reused (detail::reusable_plans, true for the built-in ones), and only operands without labels
+// plans reused (detail::builtin_strategy, true for the built-in ones), and only operands without labels
 // qualify: labels join into the result.
 
 #include <algorithm>
@@ -165,6 +165,11 @@ namespace xt
                         }
                     }(),
                     ...);
+                if (m_entries.empty())
+                {
+                    // Once per thread and kind of operation: a later plan moves in without an allocation.
+                    m_entries.reserve(capacity);
+                }
                 if (m_entries.size() < capacity)
                 {
                     m_entries.push_back(std::move(fresh));

@@ -1,0 +1,128 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// What a named operation costs the heap. A loop body builds the same operation on operands of the same
+// dims and shapes again and again: the second time on, its plan comes from the thread's plan cache and
+// its dims are shared, so that building the operation allocates nothing. Operands of new shapes get a
+// plan of their own, whose parts a strategy returns in the public types (xn::partial_shape and the
+// std::vector axis maps of xn::broadcast_plan).
+
+#include <cstddef>
+#include <type_traits>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/xtensor-named.hpp>
+
+#include "support/observed_new.hpp"
+
+namespace xn = xt::named;
+
+namespace
+{
+    // The allocations made while `counting` is set, by operator new of this test program.
+    bool counting = false;
+    std::size_t allocations = 0;
+
+    /// The number of allocations that `f()` makes.
+    template <class F>
+    std::size_t allocations_of(F&& f)
+    {
+        allocations = 0;
+        counting = true;
+        f();
+        counting = false;
+        return allocations;
+    }
+} // namespace
+
+bool allow_allocation()
+{
+    if (counting)
+    {
+        ++allocations;
+    }
+    return true;
+}
+
+namespace
+{
+    const xt::xtensor<double, 2> grid = xt::ones<double>({4, 5});
+    const xt::xtensor<double, 1> row = xt::ones<double>({5});
+
+    template <class S>
+    class allocations_under : public ::testing::Test
+    {
+    };
+
+    using builtin_strategies = ::testing::Types<xn::numpy, xn::missing_dims, xn::name_match>;
+    TYPED_TEST_SUITE(allocations_under, builtin_strategies);
+} // namespace
+
+TYPED_TEST(allocations_under, an_operation_on_operands_of_dims_and_shapes_seen_before_allocates_nothing)
+{
+    const auto a = xn::name<TypeParam>(grid, {"i", "j"});
+    const auto v = xn::name<TypeParam>(row, {"j"});
+    {
+        const auto first = a + v;
+        static_cast<void>(first);
+    }
+    const xn::dims expected{"i", "j"};
+    EXPECT_EQ(allocations_of(
+                  [&]
+                  {
+                      const auto again = a + v;
+                      EXPECT_EQ(again.dims(), expected);
+                  }),
+              0u);
+    // Nor does its evaluation into an output of the result's shape.
+    xt::xtensor<double, 2> out = xt::zeros<double>({4, 5});
+    xn::assign(out, a + v * 2.);
+    EXPECT_EQ(allocations_of([&] { xn::assign(out, a + v * 2.); }), 0u);
+    const xt::xtensor<double, 2> threes = xt::ones<double>({4, 5}) * 3.;
+    EXPECT_EQ(out, threes);
+}
+
+TYPED_TEST(allocations_under, an_operation_on_operands_of_new_shapes_allocates_its_plan_only)
+{
+    {
+        // The thread's cache for this kind of operation exists from the first plan on.
+        const auto first = xn::name<TypeParam>(grid, {"i", "j"}) + xn::name<TypeParam>(row, {"j"});
+        static_cast<void>(first);
+    }
+    const xt::xtensor<double, 2> other_grid = xt::ones<double>({6, 7});
+    const xt::xtensor<double, 1> other_row = xt::ones<double>({7});
+    const auto a = xn::name<TypeParam>(other_grid, {"i", "j"});
+    const auto v = xn::name<TypeParam>(other_row, {"j"});
+    // The two operands' shapes, and the plan's sizes, two axis maps and the list of them; the result
+    // shares the dims of the grid. numpy unifies the names axis by axis into a list of its own first.
+    const std::size_t most = std::is_same<TypeParam, xn::numpy>::value ? 7u : 6u;
+    EXPECT_LE(allocations_of(
+                  [&]
+                  {
+                      const auto e = a + v;
+                      EXPECT_EQ(e.shape()[1], 7u);
+                  }),
+              most);
+}
+
+TEST(allocations, copies_of_dims_share_their_names)
+{
+    const xn::dims d{"batch", "channel", "height", "width"};
+    xn::dims copy;
+    EXPECT_EQ(allocations_of([&] { copy = d; }), 0u);
+    EXPECT_EQ(copy, d);
+    EXPECT_EQ(&copy.names(), &d.names());
+    // A scalar's dims hold no list at all.
+    const auto make_scalar_dims = []
+    {
+        const xn::dims none;
+        EXPECT_TRUE(none.empty());
+    };
+    EXPECT_EQ(allocations_of(make_scalar_dims), 0u);
+}
