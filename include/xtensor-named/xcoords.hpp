@@ -165,15 +165,11 @@ namespace xt
                 std::unordered_map<std::string_view, std::int64_t> m_strings;
             };
 
-            /// Orders two labels of one type: integers numerically, strings by their bytes.
-            bool label_less(const label& a, const label& b) noexcept;
-
             /// Whether each label is below the next: a sorted list of unique labels (times, mostly), which
-            /// is checked and aligned by a walk through the lists instead of a lookup table.
+            /// is checked and aligned by a walk through the lists instead of a lookup table. Labels order
+            /// as std::variant orders them: integers numerically, strings by their bytes (and integers
+            /// before strings, though the labels of one axis have one type).
             bool strictly_increasing(const labels& ls) noexcept;
-
-            /// Whether two label lists are equal, label by label.
-            bool equal_labels(const labels& a, const labels& b) noexcept;
 
             /**
              * Throws xn::shape_error unless the labels are all of one type and unique, naming the offending
@@ -270,52 +266,11 @@ namespace xt
                 return m_integers.size() + m_strings.size();
             }
 
-            inline bool label_less(const label& a, const label& b) noexcept
-            {
-                const auto* x = std::get_if<std::int64_t>(&a);
-                const auto* y = std::get_if<std::int64_t>(&b);
-                if (x != nullptr && y != nullptr)
-                {
-                    return *x < *y;
-                }
-                // Mixed types do not meet once checked; integers first keeps the order strict anyway.
-                if (x != nullptr || y != nullptr)
-                {
-                    return x != nullptr;
-                }
-                return *std::get_if<std::string>(&a) < *std::get_if<std::string>(&b);
-            }
-
             inline bool strictly_increasing(const labels& ls) noexcept
             {
                 for (std::size_t i = 1; i < ls.size(); ++i)
                 {
-                    if (!label_less(ls[i - 1], ls[i]))
-                    {
-                        return false;
-                    }
-                }
-                return true;
-            }
-
-            inline bool equal_labels(const labels& a, const labels& b) noexcept
-            {
-                if (a.size() != b.size())
-                {
-                    return false;
-                }
-                for (std::size_t i = 0; i < a.size(); ++i)
-                {
-                    const auto* x = std::get_if<std::int64_t>(&a[i]);
-                    const auto* y = std::get_if<std::int64_t>(&b[i]);
-                    if (x != nullptr && y != nullptr)
-                    {
-                        if (*x != *y)
-                        {
-                            return false;
-                        }
-                    }
-                    else if (a[i] != b[i])
+                    if (!(ls[i - 1] < ls[i]))
                     {
                         return false;
                     }
@@ -553,7 +508,7 @@ namespace xt
             {
                 const labels* mine = lhs.find(axis);
                 const labels* other = rhs.find(axis);
-                if (other == nullptr || (other != mine && !detail::equal_labels(*other, *mine)))
+                if (other == nullptr || (other != mine && *other != *mine))
                 {
                     return false;
                 }

@@ -212,7 +212,7 @@ namespace xt
         {
             inline bool same_labels(const labels& a, const labels& b) noexcept
             {
-                return &a == &b || equal_labels(a, b);
+                return &a == &b || a == b;
             }
 
             inline std::vector<std::int64_t> positions_in(const labels& wanted, const label_index& in)
@@ -238,11 +238,11 @@ namespace xt
                 std::size_t at = 0;
                 for (const auto& l : wanted)
                 {
-                    while (at < in.size() && label_less(in[at], l))
+                    while (at < in.size() && in[at] < l)
                     {
                         ++at;
                     }
-                    const bool found = at < in.size() && !label_less(l, in[at]);
+                    const bool found = at < in.size() && !(l < in[at]);
                     result.push_back(found ? static_cast<std::int64_t>(at) : named::missing);
                 }
                 return result;
@@ -260,8 +260,8 @@ namespace xt
                 std::size_t j = 0;
                 while (i < a.size() || j < b.size())
                 {
-                    const bool take_a = j == b.size() || (i < a.size() && !label_less(b[j], a[i]));
-                    const bool take_b = i == a.size() || (j < b.size() && !label_less(a[i], b[j]));
+                    const bool take_a = j == b.size() || (i < a.size() && !(b[j] < a[i]));
+                    const bool take_b = i == a.size() || (j < b.size() && !(a[i] < b[j]));
                     result.result.push_back(take_a ? a[i] : b[j]);
                     result.index[0].push_back(take_a ? static_cast<std::int64_t>(i++) : named::missing);
                     result.index[1].push_back(take_b ? static_cast<std::int64_t>(j++) : named::missing);
@@ -331,7 +331,7 @@ namespace xt
                     result.result.push_back(l);
                 }
             }
-            std::sort(result.result.begin(), result.result.end(), detail::label_less);
+            std::sort(result.result.begin(), result.result.end());
             result.index[0] = detail::positions_in(result.result, in_a);
             result.index[1] = detail::positions_in(result.result, in_b);
             return result;
