@@ -323,11 +323,11 @@ The benchmark's own output:
   at 3 to 4 times the store loop's time, so the bars of 5 and 15 are above this machine's ceiling for
   that case. The kernels' share of the store loop's speed is their ratio over the ceiling: near 1 for
   the 2000×2000 cases, lower for 256×256, whose runs of a few microseconds include a call's fixed cost.
-- The 256×256 cases take 10 to 30 µs; building the named expression takes about 1 µs of that when the
-  operands have the same dims and shape (`a + b`: no strategy is asked) and about 2 µs otherwise
-  (`a + v`: planning, views), measured against assigning the same expression built once. That cost
-  decides the same-shape and row ratios there: the kernels' own loops run within a few per cent of
-  xtensor's SIMD loops.
+- The 256×256 cases take a few microseconds, and building the named expression is part of that:
+  `bench_plans` times building `a(i, j) + v(j)` alone, with its plan from the thread's plan cache
+  (operands of dims and shapes seen before) and with a new plan at every call, against building the
+  xtensor expression. That cost decides the same-shape and row ratios there: the kernels' own loops
+  run within a few per cent of xtensor's SIMD loops.
 - The machine is a shared virtual machine: runs differ by 10 to 20 % from one another, and a ratio
   near its bar may fall on either side.
 
@@ -339,7 +339,7 @@ The benchmark's own output:
   through its stepper, one element at a time; the kernels run them in SIMD batches (a stride-0
   operand is a splatted register) and sum over outer axes row by row.
 - The 256×256 cases fit the L2 and L3 caches: there the fixed cost of a call counts, including
-  building the named expression (about a microsecond).
+  building the named expression (`bench_plans`).
 - Results of the kernels equal xtensor's bit for bit for `+ - * /` (tests/test_xkernels.cpp); sums
   over outer axes too, sums along the innermost axis within the bound of recursive summation.
 """
