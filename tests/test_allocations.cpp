@@ -61,7 +61,7 @@ namespace
     };
 
     using builtin_strategies = ::testing::Types<xn::numpy, xn::missing_dims, xn::name_match>;
-    TYPED_TEST_SUITE(allocations_under, builtin_strategies);
+    TYPED_TEST_SUITE(allocations_under, builtin_strategies, );
 } // namespace
 
 TYPED_TEST(allocations_under, an_operation_on_operands_of_dims_and_shapes_seen_before_allocates_nothing)

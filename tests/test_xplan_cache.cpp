@@ -6,6 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -153,4 +154,31 @@ TEST(plan_cache, labels_of_one_operation_do_not_reach_another)
         const auto half = labelled_a + v;
         EXPECT_EQ(half.coords().at("j"), (xn::labels{"x", "y", "z"}));
     }
+}
+
+// A built-in strategy with a shaping strategy attached reuses its plans too: the labels are aligned
+// first, and labelled operands are planned each time.
+TEST(plan_cache, a_builtin_strategy_with_a_shaping_strategy_keeps_its_plans)
+{
+    using joined = xn::with_shaping<xn::missing_dims, xn::shape_union>;
+    using planned = xn::detail::planned_operation;
+    const auto& cache = xn::detail::thread_plan_cache<joined, planned, 2>();
+    ASSERT_EQ(cache.size(), 0u);
+    const auto a = xn::name<joined>(grid, {"i", "j"});
+    const auto v = xn::name<joined>(row, {"j"});
+    for (int round = 0; round < 3; ++round)
+    {
+        const auto sum = xn::eval(a + v);
+        EXPECT_EQ(sum.dims(), xn::dims({"i", "j"}));
+        EXPECT_EQ(sum.expression()(1, 2), 36.);
+        EXPECT_EQ(cache.size(), 1u);
+    }
+    const auto labelled_a = xn::name<joined>(grid, {"i", "j"}, {{"j", {10, 20, 30}}});
+    const auto labelled_v = xn::name<joined>(row, {"j"}, {{"j", {20, 30, 40}}});
+    const auto joined_sum = xn::eval(labelled_a + labelled_v);
+    EXPECT_EQ(joined_sum.coords().at("j"), (xn::labels{10, 20, 30, 40}));
+    // Label 20: grid(1, 1) + row(0); label 10: the row has none.
+    EXPECT_EQ(joined_sum.expression()(1, 1), 5. + 10.);
+    EXPECT_TRUE(std::isnan(joined_sum.expression()(1, 0)));
+    EXPECT_EQ(cache.size(), 1u);
 }

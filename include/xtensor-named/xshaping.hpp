@@ -157,6 +157,16 @@ namespace xt
         template <class S>
         using shaping_of_t = typename shaping_of<S>::type;
 
+        namespace detail
+        {
+            // A built-in strategy with a shaping strategy attached plans as the built-in one does: labels
+            // are aligned before it is asked, and an operation on labelled operands reuses no plan.
+            template <class S, class Shaping>
+            struct builtin_strategy<with_shaping<S, Shaping>> : builtin_strategy<S>
+            {
+            };
+        } // namespace detail
+
         /**
          * Aligns two label lists of one axis under shaping strategy `S`, touching no element.
          * Checks both lists (one type between them, unique labels), and the strategy's answer after.
