@@ -45,19 +45,25 @@
 #define XTENSOR_NAMED_CONTRACT_BARRIER(value) static_cast<void>(value)
 #endif
 
-// A function called rarely from a loop, kept out of it; a condition rarely true; one rarely false.
+// A function called rarely from a loop, kept out of it; a condition rarely true; one rarely false; a
+// function whose callees are all inlined into it (GCC leaves xsimd's AVX-512 exp out of line in the
+// kernels' loops and reloads its constants at every batch: exp of an f32 image batch took 456 us against
+// xtensor's 306 us, and 334 us flattened).
 #if defined(__GNUC__)
 #define XTENSOR_NAMED_COLD __attribute__((noinline, cold))
 #define XTENSOR_NAMED_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)
 #define XTENSOR_NAMED_LIKELY(condition) __builtin_expect(static_cast<bool>(condition), 1)
+#define XTENSOR_NAMED_INLINE_CALLEES __attribute__((flatten))
 #elif defined(_MSC_VER)
 #define XTENSOR_NAMED_COLD __declspec(noinline)
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
 #define XTENSOR_NAMED_LIKELY(condition) (condition)
+#define XTENSOR_NAMED_INLINE_CALLEES
 #else
 #define XTENSOR_NAMED_COLD
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
 #define XTENSOR_NAMED_LIKELY(condition) (condition)
+#define XTENSOR_NAMED_INLINE_CALLEES
 #endif
 
 // GCC before 12.3 warns that the undefined registers of its own AVX-512 intrinsics (`__m256d __Y = __Y;` in

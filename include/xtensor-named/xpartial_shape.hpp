@@ -179,9 +179,8 @@ namespace xt
             using value_type = std::decay_t<decltype(*std::begin(sizes))>;
             static_assert(std::is_integral<value_type>::value && !std::is_same<value_type, bool>::value,
                           "xn::partial_shape::of: the sizes must be integers");
-            partial_shape result;
-            result.m_sizes.reserve(
-                static_cast<std::size_t>(std::distance(std::begin(sizes), std::end(sizes))));
+            container_type converted;
+            converted.reserve(static_cast<std::size_t>(std::distance(std::begin(sizes), std::end(sizes))));
             std::size_t axis = 0;
             for (const auto& size : sizes)
             {
@@ -195,14 +194,11 @@ namespace xt
                                                   std::numeric_limits<size_type>::max());
                     }
                 }
-                else
-                {
-                    check_size("partial_shape::of", static_cast<size_type>(size), axis);
-                }
-                result.m_sizes.push_back(static_cast<size_type>(size));
+                converted.push_back(static_cast<size_type>(size));
                 ++axis;
             }
-            return result;
+            // Negative sizes are refused where every list of sizes is.
+            return of(std::move(converted));
         }
 
         inline partial_shape partial_shape::scalar()

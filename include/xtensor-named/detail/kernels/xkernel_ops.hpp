@@ -243,14 +243,6 @@ namespace xt
                 }
             };
 
-// GCC leaves xsimd's AVX-512 exp out of line in the kernels' loops and reloads its constants at every
-// batch (exp of an f32 image batch: 456 us against xtensor's 306 us); flatten inlines it (334 us).
-#if defined(__GNUC__)
-#define XTENSOR_NAMED_INLINE_CALLEES __attribute__((flatten))
-#else
-#define XTENSOR_NAMED_INLINE_CALLEES
-#endif
-
 // A function of xtensor's xmath.hpp: xsimd's function of the same name on batches, xtensor's functor on
 // numbers.
 #define XTENSOR_NAMED_KERNEL_MATH(FUNCTOR, BASE, ARITY, SIMD_FUNCTION)                                       \
