@@ -161,7 +161,7 @@ TEST(plan_cache, labels_of_one_operation_do_not_reach_another)
 TEST(plan_cache, a_builtin_strategy_with_a_shaping_strategy_keeps_its_plans)
 {
     using joined = xn::with_shaping<xn::missing_dims, xn::shape_union>;
-    using planned = xn::detail::planned_operation;
+    using planned = xn::detail::planned_operation<2>;
     const auto& cache = xn::detail::thread_plan_cache<joined, planned, 2>();
     ASSERT_EQ(cache.size(), 0u);
     const auto a = xn::name<joined>(grid, {"i", "j"});

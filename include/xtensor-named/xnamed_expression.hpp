@@ -93,11 +93,12 @@ namespace xt
             axes_metadata select_axes(const axes_metadata& source, const axis_map& from, named::dims names);
 
             /// The result of a planned operation: `names` and `shape` from the plan, and for each operand its
-            /// metadata (nullptr for a plain xtensor expression) and where its axes land.
+            /// metadata (nullptr for a plain xtensor expression) and where its axes land (`Metadata` and
+            /// `Maps` are lists of these, one entry per operand).
+            template <class Metadata, class Maps>
             axes_metadata combine_axes(std::string_view operation, named::dims names,
-                                       const view_shape_type& shape,
-                                       const std::vector<const axes_metadata*>& operands,
-                                       const std::vector<axis_map>& from);
+                                       const view_shape_type& shape, const Metadata& operands,
+                                       const Maps& from);
 
             /// `names` as dims; a name error says which operation made them.
             named::dims dims_for(std::string_view operation, std::vector<std::string> names);
@@ -320,10 +321,10 @@ namespace xt
                 return axes_metadata{std::move(names), std::move(labels)};
             }
 
+            template <class Metadata, class Maps>
             inline axes_metadata combine_axes(std::string_view operation, named::dims names,
-                                              const view_shape_type& shape,
-                                              const std::vector<const axes_metadata*>& operands,
-                                              const std::vector<axis_map>& from)
+                                              const view_shape_type& shape, const Metadata& operands,
+                                              const Maps& from)
             {
                 auto labels = combine_coords(operation, names, shape, operands, from);
                 return axes_metadata{std::move(names), std::move(labels)};

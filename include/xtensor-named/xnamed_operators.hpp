@@ -276,9 +276,7 @@ namespace xt
                                    int> = 0>
         inline bool array_equal(const A& a, const B& b)
         {
-            const auto dims_a = detail::operand_for(a).names;
-            const auto dims_b = detail::operand_for(b).names;
-            return dims_a == dims_b && detail::unwrap(a) == detail::unwrap(b);
+            return detail::dims_of(a) == detail::dims_of(b) && detail::unwrap(a) == detail::unwrap(b);
         }
 
         /*************************************

@@ -38,6 +38,17 @@ namespace xt
          * batch.is_compatible_with(xn::partial_shape::of({32, 784}));  // true
          * @endcode
          */
+        class partial_shape;
+
+        namespace detail
+        {
+            /// Makes `shape` the fully known shape of `sizes` in the storage it already has: no allocation
+            /// when its capacity suffices. Refuses what partial_shape::of refuses, and then leaves `shape`
+            /// unspecified.
+            template <class R>
+            void overwrite_sizes(partial_shape& shape, const R& sizes);
+        } // namespace detail
+
         class partial_shape
         {
         public:
@@ -113,7 +124,15 @@ namespace xt
 
         private:
 
+            template <class R>
+            friend void detail::overwrite_sizes(partial_shape& shape, const R& sizes);
+
             static void check_size(std::string_view operation, size_type size, std::size_t axis);
+            // Refuses negative sizes other than xn::unknown, as every list of sizes is.
+            static void check_sizes(const container_type& sizes);
+            // Replaces `out` with `sizes` as size_type, refusing unsigned sizes too large for it.
+            template <class R>
+            static void convert_sizes(const R& sizes, container_type& out);
             size_type checked_rank(std::string_view operation) const;
             // Refuses, under `operation`, a shape with no unknown size whose element count or row-major
             // strides overflow.
@@ -162,25 +181,30 @@ namespace xt
             return of(std::vector<size_type>(sizes));
         }
 
-        inline partial_shape partial_shape::of(container_type&& sizes)
+        inline void partial_shape::check_sizes(const container_type& sizes)
         {
             for (std::size_t axis = 0; axis < sizes.size(); ++axis)
             {
                 check_size("partial_shape::of", sizes[axis], axis);
             }
+        }
+
+        inline partial_shape partial_shape::of(container_type&& sizes)
+        {
+            check_sizes(sizes);
             partial_shape result;
             result.m_sizes = std::move(sizes);
             return result;
         }
 
-        template <class R, class>
-        inline partial_shape partial_shape::of(const R& sizes)
+        template <class R>
+        inline void partial_shape::convert_sizes(const R& sizes, container_type& out)
         {
             using value_type = std::decay_t<decltype(*std::begin(sizes))>;
             static_assert(std::is_integral<value_type>::value && !std::is_same<value_type, bool>::value,
                           "xn::partial_shape::of: the sizes must be integers");
-            container_type converted;
-            converted.reserve(static_cast<std::size_t>(std::distance(std::begin(sizes), std::end(sizes))));
+            out.clear();
+            out.reserve(static_cast<std::size_t>(std::distance(std::begin(sizes), std::end(sizes))));
             std::size_t axis = 0;
             for (const auto& size : sizes)
             {
@@ -194,12 +218,29 @@ namespace xt
                                                   std::numeric_limits<size_type>::max());
                     }
                 }
-                converted.push_back(static_cast<size_type>(size));
+                out.push_back(static_cast<size_type>(size));
                 ++axis;
             }
-            // Negative sizes are refused where every list of sizes is.
+        }
+
+        template <class R, class>
+        inline partial_shape partial_shape::of(const R& sizes)
+        {
+            container_type converted;
+            convert_sizes(sizes, converted);
             return of(std::move(converted));
         }
+
+        namespace detail
+        {
+            template <class R>
+            inline void overwrite_sizes(partial_shape& shape, const R& sizes)
+            {
+                partial_shape::convert_sizes(sizes, shape.m_sizes);
+                partial_shape::check_sizes(shape.m_sizes);
+                shape.m_known_rank = true;
+            }
+        } // namespace detail
 
         inline partial_shape partial_shape::scalar()
         {

@@ -165,42 +165,62 @@ namespace xt
                 const std::size_t rank_a = a.names.size();
                 const std::size_t rank_b = b.names.size();
                 const std::size_t rank = rank_a > rank_b ? rank_a : rank_b;
-                std::vector<std::string> names(rank);
+                const std::size_t offset_a = rank - rank_a;
+                const std::size_t offset_b = rank - rank_b;
+                // Result axis i: its name, also checking that the names line up.
+                const auto name_at = [&](std::size_t i) -> const std::string&
+                {
+                    if (i >= offset_a && i >= offset_b)
+                    {
+                        return unify_axis_names(strategy, a, i - offset_a, b, i - offset_b);
+                    }
+                    return i >= offset_a ? a.names[i - offset_a] : b.names[i - offset_b];
+                };
                 std::vector<std::int64_t> sizes(rank);
                 broadcast_plan result;
                 result.axes[0].assign(rank, named::no_axis);
                 result.axes[1].assign(rank, named::no_axis);
+                // Mostly the names of one operand, whose dims are then shared.
+                bool names_of_a = offset_a == 0;
+                bool names_of_b = offset_b == 0;
                 for (std::size_t i = 0; i < rank; ++i)
                 {
-                    const bool in_a = i >= rank - rank_a;
-                    const bool in_b = i >= rank - rank_b;
-                    const std::size_t ia = in_a ? i - (rank - rank_a) : 0;
-                    const std::size_t ib = in_b ? i - (rank - rank_b) : 0;
+                    const std::string& name = name_at(i);
+                    names_of_a = names_of_a && name == a.names[i];
+                    names_of_b = names_of_b && name == b.names[i];
+                    const bool in_a = i >= offset_a;
+                    const bool in_b = i >= offset_b;
                     if (in_a && in_b)
                     {
-                        names[i] = unify_axis_names(strategy, a, ia, b, ib);
-                        sizes[i] = unify_axis_sizes(strategy, a, ia, b, ib, rule, why);
+                        sizes[i] = unify_axis_sizes(strategy, a, i - offset_a, b, i - offset_b, rule, why);
                     }
                     else
                     {
-                        const operand& present = in_a ? a : b;
-                        const std::size_t axis = in_a ? ia : ib;
-                        names[i] = present.names[axis];
-                        sizes[i] = present.shape.sizes()[axis];
+                        sizes[i] = in_a ? a.shape.sizes()[i - offset_a] : b.shape.sizes()[i - offset_b];
                     }
                     if (in_a)
                     {
-                        result.axes[0][i] = static_cast<std::int64_t>(ia);
+                        result.axes[0][i] = static_cast<std::int64_t>(i - offset_a);
                     }
                     if (in_b)
                     {
-                        result.axes[1][i] = static_cast<std::int64_t>(ib);
+                        result.axes[1][i] = static_cast<std::int64_t>(i - offset_b);
                     }
                 }
-                // Mostly the names of one operand, whose dims are then shared.
-                result.names = names == a.names.names()   ? a.names
-                               : names == b.names.names() ? b.names
-                                                          : named::dims(std::move(names));
+                if (names_of_a || names_of_b)
+                {
+                    result.names = names_of_a ? a.names : b.names;
+                }
+                else
+                {
+                    std::vector<std::string> names;
+                    names.reserve(rank);
+                    for (std::size_t i = 0; i < rank; ++i)
+                    {
+                        names.push_back(name_at(i));
+                    }
+                    result.names = named::dims(std::move(names));
+                }
                 result.shape = partial_shape::of(std::move(sizes));
                 return result;
             }

@@ -48,14 +48,14 @@ namespace xt
 
             /**
              * The labels of an elementwise result of `shape`: each result axis takes the labels of the
-             * operands' axes that land on it (`operands[k]` has `names` and `coords`, or is nullptr for a
-             * plain expression). Operands are aligned by label first
+             * operands' axes that land on it (`operands[k]` points to `names` and `coords`, or is nullptr
+             * for a plain expression; `from[k]` is where its axes land). Operands are aligned by label first
              * (detail/operations/xlabel_alignment.hpp), so the labels that meet on one axis are equal; a
              * labelled axis is never stretched (xn::shape_error).
              */
-            template <class M, class Shape>
+            template <class Metadata, class Maps, class Shape>
             coords combine_coords(std::string_view operation, const named::dims& names, const Shape& shape,
-                                  const std::vector<const M*>& operands, const std::vector<axis_map>& from);
+                                  const Metadata& operands, const Maps& from);
 
             /// What `sel` or `isel` does: the xtensor slices, and the dims and labels of the result.
             struct selection
@@ -103,10 +103,9 @@ namespace xt
                 return result;
             }
 
-            template <class M, class Shape>
+            template <class Metadata, class Maps, class Shape>
             inline coords combine_coords(std::string_view operation, const named::dims& names,
-                                         const Shape& shape, const std::vector<const M*>& operands,
-                                         const std::vector<axis_map>& from)
+                                         const Shape& shape, const Metadata& operands, const Maps& from)
             {
                 coords result;
                 for (std::size_t i = 0; i < names.size(); ++i)

@@ -81,35 +81,43 @@ namespace xt
             template <class... A>
             using common_strategy_t = typename common_strategy<missing_dims, A...>::type;
 
-            /// How the array operands of one operation line up: the result, and for each operand (in order)
-            /// where its axes land.
+            /// How the `N` array operands of one operation line up: the result, and for each operand (in
+            /// order) where its axes land.
+            template <std::size_t N>
             struct elementwise_plan
             {
                 named::dims names;
                 view_shape_type shape;
-                std::vector<axis_map> from;
+                std::array<axis_map, N> from;
             };
 
             /// An operation's plan, and the dims and labels of its result.
+            template <std::size_t N>
             struct planned_operation
             {
-                elementwise_plan how;
+                elementwise_plan<N> how;
                 axes_metadata metadata;
             };
 
             /// Plans an operation on `operands` (two or more with axes) under `S`, and combines their dims
             /// and labels into the result's.
             template <class S, class... A>
-            planned_operation plan_operation(std::string_view operation, const A&... operands);
+            planned_operation<array_count_v<A...>> plan_operation(std::string_view operation,
+                                                                  const A&... operands);
 
             /// Plans two or more operands under `S`, left to right, each plan checked against real sizes.
             template <class S, std::size_t N>
-            elementwise_plan plan_operands(std::string_view operation,
-                                           const std::array<operand, N>& operands);
+            elementwise_plan<N> plan_operands(std::string_view operation,
+                                              const std::array<operand, N>& operands);
 
-            /// What a strategy sees of a named or a plain expression (a plain one's axes are all "?").
+            /// The dims of a named expression, or those of a plain one: "?" throughout.
             template <class A>
-            operand operand_for(const A& a);
+            named::dims dims_of(const A& a);
+
+            /// Plans the array operands among `args` under `S` (plan_operands).
+            template <class S, class... A>
+            elementwise_plan<array_count_v<A...>> plan_array_operands(std::string_view operation,
+                                                                      const A&... args);
 
             template <class A>
             const axes_metadata* metadata_of(const A& a) noexcept;
@@ -164,43 +172,99 @@ namespace xt
             }
 
             template <class S, std::size_t N>
-            inline elementwise_plan plan_operands(std::string_view operation,
-                                                  const std::array<operand, N>& operands)
+            inline elementwise_plan<N> plan_operands(std::string_view operation,
+                                                     const std::array<operand, N>& operands)
             {
                 static_assert(N >= 2, "plan_operands: an operation of one operand with axes needs no plan");
                 broadcast_plan p = plan_for<S>(operation, operands[0], operands[1]);
                 check_concrete_plan(operation, p, operands[0], operands[1]);
-                std::vector<axis_map> from;
-                from.reserve(operands.size());
-                from.push_back(std::move(p.axes[0]));
-                from.push_back(std::move(p.axes[1]));
-                for (std::size_t k = 2; k < operands.size(); ++k)
+                elementwise_plan<N> result;
+                result.from[0] = std::move(p.axes[0]);
+                result.from[1] = std::move(p.axes[1]);
+                for (std::size_t k = 2; k < N; ++k)
                 {
                     // A third operand lines up with the result of the first two, and so on.
-                    const operand so_far{p.shape, p.names};
+                    const operand so_far{std::move(p.shape), std::move(p.names)};
                     broadcast_plan next = plan_for<S>(operation, so_far, operands[k]);
                     check_concrete_plan(operation, next, so_far, operands[k]);
-                    for (auto& f : from)
+                    for (std::size_t done = 0; done < k; ++done)
                     {
-                        f = compose_index_maps(next.axes[0], f, named::no_axis);
+                        result.from[done] =
+                            compose_index_maps(next.axes[0], result.from[done], named::no_axis);
                     }
-                    from.push_back(std::move(next.axes[1]));
+                    result.from[k] = std::move(next.axes[1]);
                     p = std::move(next);
                 }
-                view_shape_type shape = concrete_shape(operation, p);
-                return elementwise_plan{std::move(p.names), std::move(shape), std::move(from)};
+                result.shape = concrete_shape(operation, p);
+                result.names = std::move(p.names);
+                return result;
             }
 
             template <class A>
-            inline operand operand_for(const A& a)
+            inline named::dims dims_of(const A& a)
             {
                 if constexpr (is_named_expression_v<A>)
                 {
-                    return operand{partial_shape::of(a.shape()), a.dims()};
+                    return a.dims();
                 }
                 else
                 {
-                    return operand::unnamed(partial_shape::of(a.shape()));
+                    return named::dims::unnamed(a.dimension());
+                }
+            }
+
+            /// Describes the array operands among `args` in `into`, in order: shape and dims ("?"
+            /// throughout for a plain expression). The shapes are written into the storage `into` has.
+            template <std::size_t N, class... A>
+            inline void describe_operands(std::array<operand, N>& into, const A&... args)
+            {
+                std::size_t k = 0;
+                (
+                    [&]
+                    {
+                        if constexpr (is_array_operand_v<A>)
+                        {
+                            operand& described = into[k++];
+                            overwrite_sizes(described.shape, args.shape());
+                            described.names = dims_of(args);
+                        }
+                    }(),
+                    ...);
+            }
+
+            /// The operands that built-in strategies see on this thread, kept from one plan to the next so
+            /// that describing operands of new shapes allocates nothing once ranks have been seen. A built-in
+            /// strategy plans no operation of its own while it plans, so that one set per thread is enough.
+            template <std::size_t N>
+            inline std::array<operand, N>& thread_operands()
+            {
+                thread_local std::array<operand, N> operands;
+                return operands;
+            }
+
+            template <class S, class... A>
+            inline elementwise_plan<array_count_v<A...>> plan_array_operands(std::string_view operation,
+                                                                             const A&... args)
+            {
+                constexpr std::size_t N = array_count_v<A...>;
+                if constexpr (builtin_strategy<S>::value)
+                {
+                    std::array<operand, N>& operands = thread_operands<N>();
+                    describe_operands(operands, args...);
+                    auto how = plan_operands<S>(operation, operands);
+                    // The names go with the operation; the shapes' storage stays for the next one.
+                    for (operand& described : operands)
+                    {
+                        described.names = named::dims();
+                    }
+                    return how;
+                }
+                else
+                {
+                    // A user's strategy may plan operations of its own from inside its plan.
+                    std::array<operand, N> operands;
+                    describe_operands(operands, args...);
+                    return plan_operands<S>(operation, operands);
                 }
             }
 
@@ -260,8 +324,9 @@ namespace xt
                 return positions;
             }
 
-            template <class A>
-            inline decltype(auto) aligned_argument(A&& a, const elementwise_plan& how, std::size_t position)
+            template <class A, std::size_t N>
+            inline decltype(auto) aligned_argument(A&& a, const elementwise_plan<N>& how,
+                                                   std::size_t position)
             {
                 if constexpr (is_array_operand_v<A>)
                 {
@@ -273,42 +338,26 @@ namespace xt
                 }
             }
 
-            template <class F, class Tuple, std::size_t... I>
-            inline auto call_aligned(F&& make, const elementwise_plan& how, Tuple&& args,
+            template <class F, std::size_t N, class Tuple, std::size_t... I>
+            inline auto call_aligned(F&& make, const elementwise_plan<N>& how, Tuple&& args,
                                      std::index_sequence<I...>)
             {
                 constexpr auto positions = array_positions<std::tuple_element_t<I, std::decay_t<Tuple>>...>();
                 return make(aligned_argument(std::get<I>(std::move(args)), how, positions[I])...);
             }
 
+            /// The metadata of each array operand among `args`, in order (nullptr for a plain expression).
             template <class... A>
-            inline std::array<operand, array_count_v<A...>> operands_of(const A&... args)
+            inline std::array<const axes_metadata*, array_count_v<A...>> metadata_list(const A&... args)
             {
-                std::array<operand, array_count_v<A...>> result;
+                std::array<const axes_metadata*, array_count_v<A...>> result{};
                 std::size_t k = 0;
                 (
                     [&]
                     {
                         if constexpr (is_array_operand_v<A>)
                         {
-                            result[k++] = operand_for(args);
-                        }
-                    }(),
-                    ...);
-                return result;
-            }
-
-            template <class... A>
-            inline std::vector<const axes_metadata*> metadata_list(const A&... args)
-            {
-                std::vector<const axes_metadata*> result;
-                result.reserve(sizeof...(A));
-                (
-                    [&]
-                    {
-                        if constexpr (is_array_operand_v<A>)
-                        {
-                            result.push_back(metadata_of(args));
+                            result[k++] = metadata_of(args);
                         }
                     }(),
                     ...);
@@ -334,16 +383,13 @@ namespace xt
             }
 
             template <class S, class... A>
-            inline planned_operation plan_operation(std::string_view operation, const A&... operands)
+            inline planned_operation<array_count_v<A...>> plan_operation(std::string_view operation,
+                                                                         const A&... operands)
             {
-                elementwise_plan how = plan_operands<S>(operation, operands_of(operands...));
-                // Without labels, the result's metadata is the plan's names alone.
+                auto how = plan_array_operands<S>(operation, operands...);
                 axes_metadata metadata =
-                    combine_axes(operation, how.names, how.shape,
-                                 any_labels(operands...) ? metadata_list(operands...)
-                                                         : std::vector<const axes_metadata*>(),
-                                 how.from);
-                return planned_operation{std::move(how), std::move(metadata)};
+                    combine_axes(operation, how.names, how.shape, metadata_list(operands...), how.from);
+                return planned_operation<array_count_v<A...>>{std::move(how), std::move(metadata)};
             }
 
             template <class S, class F, class... A>
@@ -369,7 +415,7 @@ namespace xt
                     // The operands aligned by label go the way unlabelled operands go.
                     const auto planned = [&](auto&&... operands)
                     {
-                        const auto build = [&](const elementwise_plan& how, axes_metadata metadata)
+                        const auto build = [&](const auto& how, axes_metadata metadata)
                         {
                             auto expression = call_aligned(
                                 std::forward<F>(make), how,
@@ -383,8 +429,9 @@ namespace xt
                         {
                             if (!any_labels(operands...))
                             {
-                                auto& cache = thread_plan_cache<S, planned_operation, array_count_v<A...>>();
-                                const planned_operation* plan = cache.find(operands...);
+                                constexpr std::size_t n = array_count_v<A...>;
+                                auto& cache = thread_plan_cache<S, planned_operation<n>, n>();
+                                const planned_operation<n>* plan = cache.find(operands...);
                                 if (plan == nullptr)
                                 {
                                     plan =
@@ -393,7 +440,7 @@ namespace xt
                                 return build(plan->how, plan->metadata);
                             }
                         }
-                        planned_operation plan = plan_operation<S>(operation, operands...);
+                        auto plan = plan_operation<S>(operation, operands...);
                         return build(plan.how, std::move(plan.metadata));
                     };
                     return std::apply(planned,
@@ -422,7 +469,7 @@ namespace xt
                 {
                     using AA = decltype(aligned_a);
                     using AB = decltype(aligned_b);
-                    const auto how = plan_operands<S>(operation, operands_of(aligned_a, aligned_b));
+                    const auto how = plan_array_operands<S>(operation, aligned_a, aligned_b);
                     // Both views show the result's axes, and so the labels both operands bring to them.
                     const auto both = metadata_list(aligned_a, aligned_b);
                     auto metadata_a = combine_axes(operation, how.names, how.shape, both, how.from);

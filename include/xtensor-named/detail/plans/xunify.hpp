@@ -61,8 +61,8 @@ namespace xt
              * equal names, or one is `"?"` and the other's name wins. Refuses different names, and a name
              * matched against `"?"` that the other operand has elsewhere (the result would have it twice).
              */
-            std::string unify_axis_names(std::string_view strategy, const operand& a, std::size_t ia,
-                                         const operand& b, std::size_t ib);
+            const std::string& unify_axis_names(std::string_view strategy, const operand& a, std::size_t ia,
+                                                const operand& b, std::size_t ib);
 
             /*****************************
              * implementation of unify   *
@@ -134,8 +134,8 @@ namespace xt
                 return *size;
             }
 
-            inline std::string unify_axis_names(std::string_view strategy, const operand& a, std::size_t ia,
-                                                const operand& b, std::size_t ib)
+            inline const std::string& unify_axis_names(std::string_view strategy, const operand& a,
+                                                       std::size_t ia, const operand& b, std::size_t ib)
             {
                 const std::string& name_a = a.names[ia];
                 const std::string& name_b = b.names[ib];
