@@ -10,9 +10,11 @@
 #define XTENSOR_NAMED_DETAIL_XKERNEL_OPS_HPP
 
 // The functions the kernels evaluate themselves, and the folds of the reductions they run. Each known
-// functor of xtensor (and of detail/kernels/xfunctors.hpp) has two forms: on SIMD batches, xsimd's function
-// of the same name, which is what xtensor's own SIMD loops call; on single numbers (the elements after the
-// last whole batch), xtensor's functor itself, which is what xtensor's scalar loops call. Arithmetic,
+// functor of xtensor (and of detail/kernels/xfunctors.hpp) is called as xtensor's own loops call it: on
+// SIMD batches its `simd_apply` (xsimd's function of the same name, or the operator on batches); on single
+// numbers (the elements after the last whole batch) its call operator. What the kernels add is what
+// xtensor does not say: the kind of each argument and of the result, and where a function needs its
+// lanes checked. Arithmetic,
 // comparisons, selection, minimum and maximum are exact, so both forms agree bit for bit; xsimd's
 // transcendental functions differ from std:: by a few units in the last place (docs/kernels.md gives
 // the bound of each). Where xsimd 8 is inaccurate on part of a function's domain (exp near underflow
@@ -102,37 +104,60 @@ namespace xt
                 static constexpr bool fits = true;
             };
 
-// An operator of xoperation.hpp, written the same way on numbers and on batches.
-#define XTENSOR_NAMED_KERNEL_OPERATOR(FUNCTOR, BASE, ARITY, EXPRESSION)                                      \
+            /// xtensor's functor F as xtensor's loops call it: `simd_apply` on batches, the call operator on
+            /// numbers.
+            template <class F>
+            struct kernel_functor
+            {
+                template <class V, class... R>
+                static auto apply(const V& x, const R&... rest) noexcept
+                {
+                    if constexpr (std::is_arithmetic<V>::value)
+                    {
+                        return F{}(x, rest...);
+                    }
+                    else
+                    {
+                        return F{}.simd_apply(x, rest...);
+                    }
+                }
+            };
+
+// A functor of xtensor that the kernels call as it is, with the kinds of BASE.
+#define XTENSOR_NAMED_KERNEL_FUNCTOR(FUNCTOR, BASE, ARITY)                                                   \
     template <>                                                                                              \
-    struct kernel_op<FUNCTOR> : BASE                                                                         \
+    struct kernel_op<FUNCTOR> : BASE, kernel_functor<FUNCTOR>                                                \
     {                                                                                                        \
         static constexpr std::size_t arity = ARITY;                                                          \
-        template <class... V>                                                                                \
-        static auto apply(const V&... x) noexcept                                                            \
-        {                                                                                                    \
-            return EXPRESSION;                                                                               \
-        }                                                                                                    \
     };
 
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::identity, kernel_arithmetic_op, 1, (+x, ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::negate, kernel_arithmetic_op, 1, (-x, ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::plus, kernel_arithmetic_op, 2, (x + ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::minus, kernel_arithmetic_op, 2, (x - ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::multiplies, kernel_arithmetic_op, 2, (x * ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::divides, kernel_arithmetic_op, 2, (x / ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::less, kernel_predicate_op, 2, (x < ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::less_equal, kernel_predicate_op, 2, (x <= ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater, kernel_predicate_op, 2, (x > ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::greater_equal, kernel_predicate_op, 2, (x >= ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::equal_to, kernel_predicate_op, 2, (x == ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::not_equal_to, kernel_predicate_op, 2,
-                                          simd::not_equal(x...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_and, kernel_logical_op, 2, (x && ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_or, kernel_logical_op, 2, (x || ...))
-            XTENSOR_NAMED_KERNEL_OPERATOR(xt::detail::logical_not, kernel_logical_op, 1, (!x, ...))
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::identity, kernel_arithmetic_op, 1)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::negate, kernel_arithmetic_op, 1)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::plus, kernel_arithmetic_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::minus, kernel_arithmetic_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::multiplies, kernel_arithmetic_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::divides, kernel_arithmetic_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::less, kernel_predicate_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::less_equal, kernel_predicate_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::greater, kernel_predicate_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::greater_equal, kernel_predicate_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::equal_to, kernel_predicate_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::logical_and, kernel_logical_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::logical_or, kernel_logical_op, 2)
+            XTENSOR_NAMED_KERNEL_FUNCTOR(xt::detail::logical_not, kernel_logical_op, 1)
 
-#undef XTENSOR_NAMED_KERNEL_OPERATOR
+            /// `!=` is true on NaN lanes, which xsimd's AVX `!=` (an ordered comparison) gets wrong.
+            template <>
+            struct kernel_op<xt::detail::not_equal_to> : kernel_predicate_op
+            {
+                static constexpr std::size_t arity = 2;
+
+                template <class V>
+                static auto apply(const V& a, const V& b) noexcept
+                {
+                    return simd::not_equal(a, b);
+                }
+            };
 
             /// xt::where: a mask and two values of T.
             template <>
@@ -243,27 +268,6 @@ namespace xt
                 }
             };
 
-// A function of xtensor's xmath.hpp: xsimd's function of the same name on batches, xtensor's functor on
-// numbers.
-#define XTENSOR_NAMED_KERNEL_MATH(FUNCTOR, BASE, ARITY, SIMD_FUNCTION)                                       \
-    template <>                                                                                              \
-    struct kernel_op<FUNCTOR> : BASE                                                                         \
-    {                                                                                                        \
-        static constexpr std::size_t arity = ARITY;                                                          \
-        template <class V, class... R>                                                                       \
-        static auto apply(const V& x, const R&... rest) noexcept                                             \
-        {                                                                                                    \
-            if constexpr (std::is_arithmetic<V>::value)                                                      \
-            {                                                                                                \
-                return FUNCTOR{}(x, rest...);                                                                \
-            }                                                                                                \
-            else                                                                                             \
-            {                                                                                                \
-                return SIMD_FUNCTION(x, rest...);                                                            \
-            }                                                                                                \
-        }                                                                                                    \
-    };
-
 /// Where xsimd 8's function leaves the accuracy of the rest of its domain, the lanes are computed with
 /// xtensor's functor instead: `Domain::outside(x)` marks them (rarely any, so one test per batch).
 #define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                           \
@@ -287,7 +291,7 @@ namespace xt
             else                                                                                             \
             {                                                                                                \
                 return simd::with_scalar_lanes(                                                              \
-                    x, DOMAIN::outside(x), [](const V& v) { return xsimd::NAME(v); },                        \
+                    x, DOMAIN::outside(x), [](const V& v) { return xt::math::NAME##_fun{}.simd_apply(v); },  \
                     [](auto v) { return xt::math::NAME##_fun{}(v); });                                       \
             }                                                                                                \
         }
@@ -303,16 +307,16 @@ namespace xt
     XTENSOR_NAMED_INLINE_CALLEES static V apply_noting(M& inside, const V& x) noexcept                       \
     {                                                                                                        \
         inside = inside & DOMAIN::inside(x);                                                                 \
-        return xsimd::NAME(x);                                                                               \
+        return xt::math::NAME##_fun{}.simd_apply(x);                                                         \
     }                                                                                                        \
     }                                                                                                        \
     ;
 
 #define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_GUARDED(NAME, kernel_moderate)
 #define XTENSOR_NAMED_KERNEL_BINARY(NAME)                                                                    \
-    XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_arithmetic_op, 2, xsimd::NAME)
+    XTENSOR_NAMED_KERNEL_FUNCTOR(xt::math::NAME##_fun, kernel_arithmetic_op, 2)
 #define XTENSOR_NAMED_KERNEL_PREDICATE(NAME)                                                                 \
-    XTENSOR_NAMED_KERNEL_MATH(xt::math::NAME##_fun, kernel_predicate_op, 1, xsimd::NAME)
+    XTENSOR_NAMED_KERNEL_FUNCTOR(xt::math::NAME##_fun, kernel_predicate_op, 1)
 
             XTENSOR_NAMED_KERNEL_UNARY(abs)
             XTENSOR_NAMED_KERNEL_UNARY(fabs)
@@ -353,9 +357,11 @@ namespace xt
 #undef XTENSOR_NAMED_KERNEL_UNARY
 #undef XTENSOR_NAMED_KERNEL_BINARY
 #undef XTENSOR_NAMED_KERNEL_PREDICATE
-#undef XTENSOR_NAMED_KERNEL_MATH
+#undef XTENSOR_NAMED_KERNEL_FUNCTOR
 
-            /// xt::maximum, xt::minimum and xt::clip select with comparisons: exact on both forms.
+            /// xt::maximum, xt::minimum and xt::clip select with comparisons: exact on both forms. Their
+            /// `simd_apply` selects with xtensor's xt_simd::select, which takes batches only under
+            /// XTENSOR_USE_XSIMD; the kernels run without it too.
             template <>
             struct kernel_op<xt::math::maximum<void>> : kernel_arithmetic_op
             {
