@@ -138,6 +138,29 @@ TYPED_TEST(allocations_under, a_compound_expression_on_operands_of_new_shapes_al
               6u);
 }
 
+// Under missing_dims, (j) + (i, j) is (j, i): the plan makes each of its lists once, at its final size
+// (the sizes, two axis maps, the list of names and the dims that share it).
+TEST(allocations, an_operation_that_adds_axes_makes_each_list_once)
+{
+    {
+        // The thread's cache and the operands it describes to strategies exist from the first plan on.
+        const auto first = xn::name(row, {"j"}) + xn::name(grid, {"i", "j"});
+        static_cast<void>(first);
+    }
+    const xt::xtensor<double, 2> grid_of_new_shape = xt::ones<double>({10, 11});
+    const xt::xtensor<double, 1> row_of_new_shape = xt::ones<double>({11});
+    const auto a = xn::name(grid_of_new_shape, {"i", "j"});
+    const auto v = xn::name(row_of_new_shape, {"j"});
+    const xn::dims expected{"j", "i"};
+    EXPECT_LE(allocations_of(
+                  [&]
+                  {
+                      const auto e = v + a;
+                      EXPECT_EQ(e.dims(), expected);
+                  }),
+              5u);
+}
+
 TEST(allocations, copies_of_dims_share_their_names)
 {
     const xn::dims d{"batch", "channel", "height", "width"};

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -272,9 +273,21 @@ namespace xt
             const std::string_view why = Stretch ? ", and neither is 1"
                                                  : ", and xn::missing_dims stretches no axis "
                                                    "(xn::basic_missing_dims<true> stretches size 1)";
-            std::vector<std::int64_t> sizes(a.shape.sizes());
+            // The result is a's axes, then b's that a lacks: every list is made at its final size.
+            std::size_t added = 0;
+            for (std::size_t ib = 0; ib < b.names.size(); ++ib)
+            {
+                added += a.names.contains(b.names[ib]) ? 0 : 1;
+            }
+            const std::size_t rank = a.names.size() + added;
+            std::vector<std::int64_t> sizes;
+            sizes.reserve(rank);
+            sizes.assign(a.shape.sizes().begin(), a.shape.sizes().end());
             broadcast_plan result;
-            result.axes[0] = detail::identity_map(a.names.size());
+            result.axes[0].reserve(rank);
+            result.axes[0].resize(a.names.size());
+            std::iota(result.axes[0].begin(), result.axes[0].end(), std::int64_t(0));
+            result.axes[1].reserve(rank);
             result.axes[1].assign(a.names.size(), named::no_axis);
             for (std::size_t i = 0; i < a.names.size(); ++i)
             {
@@ -286,16 +299,17 @@ namespace xt
                     result.axes[1][i] = ib;
                 }
             }
-            // The result is a's axes, then b's that a lacks: a's own dims (shared) when b adds none.
+            // a's own dims (shared) when b adds no axis.
             std::vector<std::string> names;
+            if (added != 0)
+            {
+                names.reserve(rank);
+                names.assign(a.names.begin(), a.names.end());
+            }
             for (std::size_t ib = 0; ib < b.names.size(); ++ib)
             {
                 if (!a.names.contains(b.names[ib]))
                 {
-                    if (names.empty())
-                    {
-                        names.assign(a.names.begin(), a.names.end());
-                    }
                     names.push_back(b.names[ib]);
                     sizes.push_back(b.shape.sizes()[ib]);
                     result.axes[0].push_back(named::no_axis);
