@@ -196,7 +196,10 @@ namespace xt
                 {
                     using T = typename B::value_type;
                     constexpr auto bounds = Bounds::template of<T>();
-                    return (x >= B(T(bounds.first))) && (x <= B(T(bounds.second)));
+                    // One comparison where there would be two: |x| against the bound nearer to 0, which
+                    // leaves the few lanes between it and the farther one to the exact path.
+                    constexpr double reach = -bounds.first < bounds.second ? -bounds.first : bounds.second;
+                    return xsimd::abs(x) <= B(T(reach));
                 }
 
                 /// Outside, or NaN (the lanes are float or double: no integer reaches a guarded function).
