@@ -9,6 +9,7 @@
 #ifndef XTENSOR_NAMED_XDIMS_HPP
 #define XTENSOR_NAMED_XDIMS_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -226,12 +227,27 @@ namespace xt
 
         inline dims dims::unnamed(std::size_t n)
         {
-            dims result;
-            if (n != 0)
+            const auto make = [](std::size_t rank)
             {
-                result.m_names = std::make_shared<const container_type>(n, std::string(unnamed_axis));
-            }
-            return result;
+                dims result;
+                if (rank != 0)
+                {
+                    result.m_names = std::make_shared<const container_type>(rank, std::string(unnamed_axis));
+                }
+                return result;
+            };
+            // Every plain operand of a named operation is seen through these: the usual ranks are made
+            // once and shared, as the copies of any dims are.
+            static const std::array<dims, 9> usual = [&make]
+            {
+                std::array<dims, 9> all;
+                for (std::size_t rank = 0; rank < all.size(); ++rank)
+                {
+                    all[rank] = make(rank);
+                }
+                return all;
+            }();
+            return n < usual.size() ? usual[n] : make(n);
         }
 
         inline void dims::validate() const
