@@ -109,6 +109,7 @@ TYPED_TEST(allocations_under, an_operation_on_operands_of_new_shapes_allocates_i
     // What the strategy returns: the result's sizes and the two axis maps. The operands' shapes are
     // written where the last plan's were, and the result shares the dims of the grid.
     EXPECT_LE(allocations_of_operation([&] { return a + v; }, xn::dims({"i", "j"})), 3u);
+    EXPECT_EQ((a + v).shape()[1], 7u);
 }
 
 TYPED_TEST(allocations_under, a_compound_expression_on_operands_of_new_shapes_allocates_its_plans_only)
@@ -131,6 +132,7 @@ TYPED_TEST(allocations_under, a_compound_expression_on_operands_of_new_shapes_al
     const auto v = xn::name<TypeParam>(other_row, {"j"});
     // Two plans of three allocations each: v * v, then a + (v * v).
     EXPECT_LE(allocations_of_operation([&] { return a + v * v; }, xn::dims({"i", "j"})), 6u);
+    EXPECT_EQ((a + v * v).shape()[1], 9u);
 }
 
 // Under missing_dims, (j) + (i, j) is (j, i): the plan makes each of its lists once, at its final size

@@ -29,15 +29,6 @@ namespace xt
         /// The size of an axis whose size is not known yet (TensorFlow's Shape.UNKNOWN_SIZE).
         inline constexpr std::int64_t unknown = -1;
 
-        /**
-         * A shape whose rank, or some of whose sizes, may be unknown (TensorFlow's `Shape`).
-         *
-         * @code
-         * auto batch = xn::partial_shape::of({xn::unknown, 784});
-         * batch.to_string();                                    // "(?, 784)"
-         * batch.is_compatible_with(xn::partial_shape::of({32, 784}));  // true
-         * @endcode
-         */
         class partial_shape;
 
         namespace detail
@@ -49,6 +40,15 @@ namespace xt
             void overwrite_sizes(partial_shape& shape, const R& sizes);
         } // namespace detail
 
+        /**
+         * A shape whose rank, or some of whose sizes, may be unknown (TensorFlow's `Shape`).
+         *
+         * @code
+         * auto batch = xn::partial_shape::of({xn::unknown, 784});
+         * batch.to_string();                                    // "(?, 784)"
+         * batch.is_compatible_with(xn::partial_shape::of({32, 784}));  // true
+         * @endcode
+         */
         class partial_shape
         {
         public:

@@ -25,7 +25,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -284,9 +283,7 @@ namespace xt
             sizes.reserve(rank);
             sizes.assign(a.shape.sizes().begin(), a.shape.sizes().end());
             broadcast_plan result;
-            result.axes[0].reserve(rank);
-            result.axes[0].resize(a.names.size());
-            std::iota(result.axes[0].begin(), result.axes[0].end(), std::int64_t(0));
+            result.axes[0] = detail::identity_map(a.names.size(), added);
             result.axes[1].reserve(rank);
             result.axes[1].assign(a.names.size(), named::no_axis);
             for (std::size_t i = 0; i < a.names.size(); ++i)

@@ -26,8 +26,9 @@ namespace xt
         {
             using index_map = std::vector<std::int64_t>;
 
-            /// `0, 1, ..., size - 1`: a source of `size` positions taken as it is.
-            index_map identity_map(std::size_t size);
+            /// `0, 1, ..., size - 1`: a source of `size` positions taken as it is; with room for `room` more
+            /// entries, which a caller appends without a second allocation.
+            index_map identity_map(std::size_t size, std::size_t room = 0);
 
             /// Whether `map` takes the `size` positions of its source in order, each once.
             bool is_identity_map(const index_map& map, std::size_t size) noexcept;
@@ -51,12 +52,13 @@ namespace xt
              * implementation of the index maps *
              *************************************/
 
-            inline index_map identity_map(std::size_t size)
+            inline index_map identity_map(std::size_t size, std::size_t room)
             {
-                index_map map(size);
+                index_map map;
+                map.reserve(size + room);
                 for (std::size_t i = 0; i < size; ++i)
                 {
-                    map[i] = static_cast<std::int64_t>(i);
+                    map.push_back(static_cast<std::int64_t>(i));
                 }
                 return map;
             }
