@@ -129,9 +129,66 @@ namespace xt
                 {
                     _mm_sfence();
                 }
+
+                // `a > b ? a : b` and `a < b ? a : b` lane by lane, so `b` where either lane is NaN: the
+                // processor's maxps and minps. xsimd's max and min are those too, but their operands
+                // change places across versions (xsimd 14 passes them swapped), and with them the NaN
+                // that comes out; elsewhere they may skip NaN (IEEE's maxNum), so no form is assumed.
+#define XTENSOR_NAMED_ORDERED_EXTREMES(REGISTER, MAX, MIN)                                                   \
+    inline REGISTER ordered_max_register(REGISTER a, REGISTER b) noexcept                                    \
+    {                                                                                                        \
+        return MAX(a, b);                                                                                    \
+    }                                                                                                        \
+    inline REGISTER ordered_min_register(REGISTER a, REGISTER b) noexcept                                    \
+    {                                                                                                        \
+        return MIN(a, b);                                                                                    \
+    }
+                XTENSOR_NAMED_ORDERED_EXTREMES(__m128, _mm_max_ps, _mm_min_ps)
+                XTENSOR_NAMED_ORDERED_EXTREMES(__m128d, _mm_max_pd, _mm_min_pd)
+#if defined(__AVX__)
+                XTENSOR_NAMED_ORDERED_EXTREMES(__m256, _mm256_max_ps, _mm256_min_ps)
+                XTENSOR_NAMED_ORDERED_EXTREMES(__m256d, _mm256_max_pd, _mm256_min_pd)
+#endif
+#if defined(__AVX512F__)
+                XTENSOR_NAMED_ORDERED_EXTREMES(__m512, _mm512_max_ps, _mm512_min_ps)
+                XTENSOR_NAMED_ORDERED_EXTREMES(__m512d, _mm512_max_pd, _mm512_min_pd)
+#endif
+#undef XTENSOR_NAMED_ORDERED_EXTREMES
 #else
                 inline void stream_fence() noexcept {}
 #endif
+
+                // The register type appears in casts only: as a template argument (of declval or void_t)
+                // it would lose its attributes, which GCC warns of.
+                template <class V>
+                auto ordered_extremes_probe(int)
+                    -> decltype(static_cast<void>(ordered_max_register(
+                                    static_cast<typename V::register_type>(std::declval<const V&>()),
+                                    static_cast<typename V::register_type>(std::declval<const V&>()))),
+                                std::true_type{});
+
+                template <class V>
+                std::false_type ordered_extremes_probe(...);
+
+                /// Whether batches of V have ordered_max and ordered_min.
+                template <class V>
+                inline constexpr bool has_ordered_extremes = decltype(ordered_extremes_probe<V>(0))::value;
+
+                /// `a > b ? a : b` lane by lane: `b` where either lane is NaN.
+                template <class V>
+                inline V ordered_max(const V& a, const V& b) noexcept
+                {
+                    using R = typename V::register_type;
+                    return V(ordered_max_register(static_cast<R>(a), static_cast<R>(b)));
+                }
+
+                /// `a < b ? a : b` lane by lane: `b` where either lane is NaN.
+                template <class V>
+                inline V ordered_min(const V& a, const V& b) noexcept
+                {
+                    using R = typename V::register_type;
+                    return V(ordered_min_register(static_cast<R>(a), static_cast<R>(b)));
+                }
 
                 template <class T, class R, class = void>
                 struct has_stream_register : std::false_type

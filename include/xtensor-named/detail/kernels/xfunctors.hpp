@@ -121,7 +121,15 @@ namespace xt
                 template <class V>
                 V operator()(const V& a, const V& b) const noexcept
                 {
-                    return pick((a > b) || simd::is_nan(a), a, b);
+                    if constexpr (simd::has_ordered_extremes<V>)
+                    {
+                        // A NaN in b comes out of ordered_max: one comparison and one choice fewer.
+                        return pick(simd::is_nan(a), a, simd::ordered_max(a, b));
+                    }
+                    else
+                    {
+                        return pick((a > b) || simd::is_nan(a), a, b);
+                    }
                 }
 
                 template <class T>
@@ -138,7 +146,14 @@ namespace xt
                 template <class V>
                 V operator()(const V& a, const V& b) const noexcept
                 {
-                    return pick((a < b) || simd::is_nan(a), a, b);
+                    if constexpr (simd::has_ordered_extremes<V>)
+                    {
+                        return pick(simd::is_nan(a), a, simd::ordered_min(a, b));
+                    }
+                    else
+                    {
+                        return pick((a < b) || simd::is_nan(a), a, b);
+                    }
                 }
 
                 template <class T>
