@@ -16,8 +16,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <cstddef>
+#include <functional>
+#include <limits>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -209,27 +213,113 @@ TEST(named_composition, explicit_broadcasts_of_lazy_expressions_compose)
     expect_composes(e, {"n", "c", "h", "w"}, (o.x - m4) * (m4 + o.x) - 1.0);
 }
 
-/**************************************************************
- * reductions inside operations: evaluated once, when built    *
- **************************************************************/
+/******************************************************************************
+ * reductions inside operations: evaluated once, when the operation first is  *
+ ******************************************************************************/
 
-TEST(named_composition, a_reduction_inside_an_operation_is_evaluated_once_when_the_operation_is_built)
+TEST(named_composition, a_reduction_inside_an_operation_is_evaluated_once_when_the_operation_first_is)
 {
     operands o;
     xt::xarray<double> x = o.x;
     auto nx = xn::name(x, {"n", "c", "h", "w"});
     auto centred = nx - xn::amax(nx, {"c"});
     static_assert(xn::detail::is_viewable_tree_v<decltype(centred)::expression_type>,
-                  "the reduction is held as an evaluated temporary, a strided leaf");
-    const xt::xarray<double> max_c = xt::amax(o.x, {1});
-    const xt::xarray<double> expected = o.x - xt::view(max_c, xt::all(), xt::newaxis(), xt::all(), xt::all());
+                  "the reduction is held as a temporary, a strided leaf");
+
+    // A write after the operation was built and before it is evaluated reaches the maximum too: nothing
+    // was computed yet.
+    x(0, 1, 0, 0) = 1e6;
+    const xt::xarray<double> max_c = xt::amax(x, {1});
+    const xt::xarray<double> expected = x - xt::view(max_c, xt::all(), xt::newaxis(), xt::all(), xt::all());
     EXPECT_TRUE(same_bits(xn::eval(centred).expression(), expected));
 
-    // A write after the operation was built reaches the elementwise part, not the evaluated maximum.
-    x(0, 0, 0, 0) = 1e6;
+    // A write after the first evaluation reaches the elementwise part, not the evaluated maximum.
+    x(0, 0, 0, 0) = 2e6;
     xt::xarray<double> after = expected;
-    after(0, 0, 0, 0) = 1e6 - max_c(0, 0, 0);
+    after(0, 0, 0, 0) = 2e6 - max_c(0, 0, 0);
     EXPECT_TRUE(same_bits(xn::eval(centred).expression(), after));
+}
+
+TEST(named_composition, every_reader_of_an_operation_finds_its_reduction_computed)
+{
+    operands o;
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    const xt::xarray<double> max_c = xt::amax(o.x, {1});
+    const xt::xarray<double> expected = o.x - xt::view(max_c, xt::all(), xt::newaxis(), xt::all(), xt::all());
+
+    // An element read before any evaluation.
+    const auto first = nx - xn::amax(nx, {"c"});
+    EXPECT_EQ(first.expression()(1, 2, 3, 4), expected(1, 2, 3, 4));
+    // xtensor's own assignment of the expression.
+    const auto second = nx - xn::amax(nx, {"c"});
+    const xt::xarray<double> through_xtensor = second.expression();
+    EXPECT_TRUE(same_bits(through_xtensor, expected));
+    // Label alignment, which reads the operand's memory: a union join with an operand of other labels.
+    const auto labelled = xn::name(o.x, {"n", "c", "h", "w"}, {{"w", {0, 1, 2, 3, 4}}});
+    const auto shifted = xn::name(o.x, {"n", "c", "h", "w"}, {{"w", {1, 2, 3, 4, 5}}});
+    const auto joined = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(
+        std::plus<>(), labelled - xn::amax(labelled, {"c"}), shifted));
+    EXPECT_EQ(joined.shape(), (std::vector<std::size_t>{2, 3, 4, 6}));
+    EXPECT_EQ(joined.expression()(1, 2, 3, 1), expected(1, 2, 3, 1) + o.x(1, 2, 3, 0));
+}
+
+TEST(named_composition, reductions_inside_an_operation_are_computed_with_its_rows_as_a_whole_computes_them)
+{
+    // Large enough for many blocks of rows: each block of the maximum, mean and sums is computed just
+    // before the rows of the operation that read it, and gives the bits of a whole evaluation.
+    const shape_t shape{64, 3, 48, 64};
+    xt::xarray<double> x = values(shape, 11);
+    x(5, 1, 7, 9) = std::numeric_limits<double>::quiet_NaN();
+    x(40, 0, 0, 0) = std::numeric_limits<double>::quiet_NaN();
+    auto nx = xn::name(x, {"n", "c", "h", "w"});
+    const auto whole = [](const auto& named_reduction) { return xn::eval(named_reduction).expression(); };
+
+    const xt::xarray<double> max_c = whole(xn::amax(nx, {"c"}));
+    EXPECT_TRUE(same_bits(xn::eval(nx - xn::amax(nx, {"c"})).expression(),
+                          x - xt::view(max_c, xt::all(), xt::newaxis(), xt::all(), xt::all())));
+
+    const xt::xarray<double> image_mean = whole(xn::mean(nx, {"c", "h", "w"}));
+    EXPECT_TRUE(
+        same_bits(xn::eval((nx - xn::mean(nx, {"c", "h", "w"})) * 2.0).expression(),
+                  (x - xt::view(image_mean, xt::all(), xt::newaxis(), xt::newaxis(), xt::newaxis())) * 2.0));
+
+    // nanmean divides two sums, each computed block by block.
+    const xt::xarray<double> row_mean = whole(xn::nanmean(nx, {"w"}));
+    EXPECT_TRUE(same_bits(xn::eval(nx - xn::nanmean(nx, {"w"})).expression(),
+                          x - xt::view(row_mean, xt::all(), xt::all(), xt::all(), xt::newaxis())));
+    // The reference loop of one row with its NaN: the mean of the 63 numbers.
+    double total = 0;
+    for (std::size_t w = 0; w < 64; ++w)
+    {
+        total += w == 9 ? 0.0 : x(5, 1, 7, w);
+    }
+    EXPECT_NEAR(row_mean(5, 1, 7), total / 63, 1e-12 * std::abs(total));
+
+    // The two views of the operation's result agree: the kernels' and xtensor's.
+    const auto centred = nx - xn::nanmean(nx, {"w"});
+    const xt::xarray<double> through_xtensor = centred.expression();
+    EXPECT_TRUE(same_bits(xn::eval(nx - xn::nanmean(nx, {"w"})).expression(), through_xtensor));
+}
+
+TEST(named_composition, threads_that_evaluate_copies_of_an_operation_at_once_read_one_reduction)
+{
+    const shape_t shape{32, 3, 32, 64};
+    const xt::xarray<double> x = values(shape, 12);
+    auto nx = xn::name(x, {"n", "c", "h", "w"});
+    const xt::xarray<double> mean_c = xn::eval(xn::mean(nx, {"h", "w"})).expression();
+    const xt::xarray<double> expected =
+        x - xt::view(mean_c, xt::all(), xt::all(), xt::newaxis(), xt::newaxis());
+    for (int round = 0; round < 4; ++round)
+    {
+        const auto centred = nx - xn::mean(nx, {"h", "w"});
+        std::array<xt::xarray<double>, 2> results;
+        std::thread other([&] { results[1] = xn::eval(centred).expression(); });
+        const auto copy = centred;
+        results[0] = xn::eval(copy).expression();
+        other.join();
+        EXPECT_TRUE(same_bits(results[0], expected));
+        EXPECT_TRUE(same_bits(results[1], expected));
+    }
 }
 
 TEST(named_composition, copies_of_an_operation_share_its_evaluated_reduction_and_outlive_it)

@@ -142,7 +142,7 @@ namespace xt
                 }
                 else
                 {
-                    return shared_evaluated(e);
+                    return shared_deferred(std::forward<E>(e));
                 }
             }
 
@@ -361,7 +361,7 @@ namespace xt
                 }
                 else
                 {
-                    return aligned_view(shared_evaluated(e), from);
+                    return aligned_view(shared_deferred(std::forward<E>(e)), from);
                 }
             }
 
@@ -374,7 +374,7 @@ namespace xt
                 }
                 else
                 {
-                    return view_as(shared_evaluated(e), from, shape);
+                    return view_as(shared_deferred(std::forward<E>(e)), from, shape);
                 }
             }
 

@@ -16,11 +16,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 #include <utility>
 
 #include "../../xcompat_xtensor.hpp"
 #include "../core/xextent.hpp"
+#include "xdeferred.hpp"
 #include "xkernel_assign.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp. xtensor's own assignment, where the kernels do not
@@ -262,6 +264,182 @@ namespace xt
                 shared_buffer_t<typename container_for_t<E>::value_type> elements(
                     owner->data(), owner->size(), std::shared_ptr<const void>(owner));
                 return shared_container_for_t<E>(std::move(elements), owner->shape());
+            }
+
+            /**
+             * How the deferred temporary of a copy of `E` (a tree with reducers in it) is computed: by the
+             * kernels a block of rows at a time where they cover it, else whole, by evaluate_in_place.
+             * What the kernels need of `E` is gathered the first time it is computed, not before: its
+             * operands may change until the operation is evaluated, as any lazy expression's may.
+             */
+            template <class E>
+            class deferred_evaluation_of final : public deferred_evaluation<typename E::value_type>
+            {
+            public:
+                using value_type = typename E::value_type;
+                using lane = kernel_lane_t<E>;
+
+                explicit deferred_evaluation_of(E e)
+                    : m_expression(std::move(e)), m_shape(kernel_shape(m_expression.shape()))
+                {
+                }
+
+                void compute(value_type* data, std::size_t first, std::size_t last) const override
+                {
+                    prepare();
+                    if constexpr (reduces)
+                    {
+                        if (m_job)
+                        {
+                            xt::svector<std::ptrdiff_t, 8> strides(m_shape.size());
+                            xt::compute_strides(m_shape, xt::layout_type::row_major, strides);
+                            m_job->run(data, strides, first, last);
+                            return;
+                        }
+                    }
+                    else if constexpr (elementwise)
+                    {
+                        if (m_job)
+                        {
+                            m_job->run(data, first, last);
+                            return;
+                        }
+                    }
+                    std::size_t size = 1;
+                    for (std::size_t n : m_shape)
+                    {
+                        size *= n;
+                    }
+                    auto out = xt::adapt(data, size, xt::no_ownership(), m_shape);
+                    evaluate_in_place(out, m_expression);
+                }
+
+                bool by_rows() const noexcept override
+                {
+                    prepare();
+                    if constexpr (reduces)
+                    {
+                        return m_job && m_job->runs_by_rows();
+                    }
+                    else
+                    {
+                        return m_job && !m_shape.empty();
+                    }
+                }
+
+                std::size_t input_bytes() const noexcept override
+                {
+                    prepare();
+                    if constexpr (reduces || elementwise)
+                    {
+                        if (m_job)
+                        {
+                            return m_job->input_bytes();
+                        }
+                    }
+                    return 0;
+                }
+
+                bool reads(const void* data, std::size_t element_bytes,
+                           const memory_span& span) const noexcept override
+                {
+                    prepare();
+                    if constexpr (reduces || elementwise)
+                    {
+                        if (m_job)
+                        {
+                            return m_job->reads(data, element_bytes, span);
+                        }
+                    }
+                    static_cast<void>(data);
+                    static_cast<void>(element_bytes);
+                    static_cast<void>(span);
+                    return true;
+                }
+
+            private:
+#if defined(XTENSOR_NAMED_DISABLE_KERNELS)
+                static constexpr bool reduces = false;
+                static constexpr bool elementwise = false;
+#else
+                static constexpr bool reduces =
+                    is_kernel_lane_v<value_type> && kernel_reduction<value_type, E>::supported;
+                static constexpr bool elementwise = !reduces && is_kernel_elementwise_v<lane, E> &&
+                                                    is_kernel_output<xt::xarray<value_type>>::value;
+#endif
+                /// No job: the kernels do not cover E.
+                struct no_job
+                {
+                    explicit no_job(const E&) noexcept {}
+
+                    bool covered() const noexcept
+                    {
+                        return false;
+                    }
+                };
+
+                using job_type = std::conditional_t<
+                    reduces, kernel_reduction_job<value_type, E>,
+                    std::conditional_t<elementwise, kernel_elementwise_job<lane, E>, no_job>>;
+
+                /// The kernels' job, made the first time anything asks.
+                void prepare() const
+                {
+                    std::call_once(m_prepared,
+                                   [this]
+                                   {
+                                       auto job = std::make_unique<job_type>(m_expression);
+                                       if (job->covered())
+                                       {
+                                           m_job = std::move(job);
+                                       }
+                                   });
+                }
+
+                E m_expression;
+                kernel_sizes m_shape;
+                mutable std::once_flag m_prepared;
+                mutable std::unique_ptr<job_type> m_job;
+            };
+
+            /// The read-only container of a deferred temporary of the shape type `Shape`.
+            template <class T, class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
+            struct deferred_container
+            {
+                using type = xt::xtensor_adaptor<deferred_buffer<T>, static_cast<std::size_t>(N)>;
+            };
+
+            template <class T, class Shape>
+            struct deferred_container<T, Shape, -1>
+            {
+                using type = xt::xarray_adaptor<deferred_buffer<T>, xt::layout_type::row_major,
+                                                typename xt::xarray<T>::shape_type>;
+            };
+
+            template <class E>
+            using deferred_container_for_t =
+                typename deferred_container<typename std::decay_t<E>::value_type,
+                                            typename std::decay_t<E>::shape_type>::type;
+
+            /**
+             * A read-only container of `e`'s elements, computed the first time anything reads them (see
+             * xdeferred.hpp), which its copies share. `e` is copied, or moved from an rvalue.
+             */
+            template <class E>
+            deferred_container_for_t<E> shared_deferred(E&& e)
+            {
+                using expression_type = std::decay_t<E>;
+                using value_type = typename expression_type::value_type;
+                const auto& shape = e.shape();
+                check_extent("an operation", "a reduction inside it", shape, sizeof(value_type));
+                auto shape_copy =
+                    xtl::forward_sequence<typename deferred_container_for_t<E>::shape_type, decltype(shape)>(
+                        shape);
+                auto state = std::make_shared<const deferred_state<value_type>>(
+                    shape_copy, std::make_unique<const deferred_evaluation_of<expression_type>>(
+                                    expression_type(std::forward<E>(e))));
+                return deferred_container_for_t<E>(deferred_buffer<value_type>(std::move(state)),
+                                                   std::move(shape_copy));
             }
         } // namespace detail
     }     // namespace named

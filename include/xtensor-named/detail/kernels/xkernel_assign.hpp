@@ -16,16 +16,26 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
+#include "xdeferred.hpp"
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_loops.hpp"
+
+#ifndef XTENSOR_NAMED_BLOCK_BYTES
+// A tree with reducers among its leaves is evaluated in blocks of rows that move about this many bytes
+// (see kernel_collector::run_by_blocks).
+#define XTENSOR_NAMED_BLOCK_BYTES (std::size_t(512) << 10)
+#endif
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
@@ -127,10 +137,17 @@ namespace xt
                 }
             };
 
+            template <class T, class E>
+            class kernel_reduction_job;
+
+            /// What a block of rows evaluated with the reducers' rows that it reads should move at most:
+            /// well within the second-level cache, where the rows stay between the reducers and the tree.
+            inline constexpr std::size_t kernel_block_bytes = XTENSOR_NAMED_BLOCK_BYTES;
+
             /**
              * Walks the leaves of an expression in order and fills operands 1, 2, ... of a layout with
              * their strides in the layout's index space, keeping where they are in memory. Reducers in
-             * the tree are evaluated here, into temporaries that live as long as the collector.
+             * the tree are read from temporaries that live as long as the collector (see materialize).
              */
             template <class T, std::size_t L>
             class kernel_collector
@@ -138,13 +155,55 @@ namespace xt
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
 
-                kernel_collector(kernel_layout& layout, std::size_t first_operand)
-                    : m_layout(layout), m_operand(first_operand)
+                /// `defer`: whether leaves that are deferred temporaries not yet computed are computed by
+                /// run_by_blocks (else now, whole, as any reader would).
+                kernel_collector(kernel_layout& layout, std::size_t first_operand, bool defer = false)
+                    : m_layout(layout), m_operand(first_operand), m_defer(defer)
                 {
                 }
 
                 kernel_collector(const kernel_collector&) = delete;
                 kernel_collector& operator=(const kernel_collector&) = delete;
+
+                /// A leaf with a data interface.
+                template <class U, class E>
+                void data_leaf(const E& e)
+                {
+                    const auto* deferred = deferred_state_of(e);
+                    if (deferred == nullptr || !m_defer || deferred->ready())
+                    {
+                        strided<U>(e.data() + e.data_offset(), e.shape(), e.strides());
+                        return;
+                    }
+                    strided<U>(deferred->memory() + e.data_offset(), e.shape(), e.strides());
+                    // Its rows are the layout's rows where the leaf reads row r of the temporary at row r.
+                    const std::size_t rows = deferred->rows();
+                    const bool aligned =
+                        deferred->rank() > 0 && e.dimension() == m_layout.rank() && e.data_offset() == 0 &&
+                        rows == m_layout.size(0) && static_cast<std::size_t>(e.shape()[0]) == rows &&
+                        static_cast<std::size_t>(e.strides()[0]) * rows == deferred->size() &&
+                        deferred->evaluation().by_rows();
+                    for (auto& pending : m_pending)
+                    {
+                        if (pending.deferred == deferred)
+                        {
+                            pending.aligned = pending.aligned && aligned;
+                            return;
+                        }
+                    }
+                    const auto& evaluation = deferred->evaluation();
+                    pending_reduction pending;
+                    pending.deferred = deferred;
+                    pending.rows = rows;
+                    pending.aligned = aligned;
+                    pending.input_bytes = evaluation.input_bytes();
+                    pending.reads =
+                        [&evaluation](const void* data, std::size_t element_bytes, const memory_span& span)
+                    { return evaluation.reads(data, element_bytes, span); };
+                    pending.compute = [deferred](std::size_t first, std::size_t last)
+                    { deferred->evaluation().compute(deferred->memory(), first, last); };
+                    m_pending.push_back(std::move(pending));
+                }
 
                 template <class U, class S, class St>
                 void strided(const U* data, const S& shape, const St& strides)
@@ -179,21 +238,167 @@ namespace xt
                     ++m_operand;
                 }
 
-                /// A reducer of the tree, evaluated now (by the kernels where they can) and read as a leaf.
+                /**
+                 * A reducer of the tree, read as a leaf from a temporary. Where the kernels cover it, the
+                 * temporary is only made ready here, and filled by compute_pending or run_by_blocks (a block
+                 * of rows at a time, just before the rows of the tree that read them); elsewhere it is
+                 * evaluated now, by xtensor.
+                 */
                 template <class R>
                 void materialize(const R& reducer)
                 {
                     using value_type = typename R::value_type;
                     auto temporary = std::make_shared<xt::xarray<value_type>>();
+                    if constexpr (is_kernel_lane_v<value_type> &&
+                                  kernel_reduction<value_type, std::decay_t<R>>::supported)
+                    {
+                        auto job = std::make_shared<const kernel_reduction_job<value_type, R>>(reducer);
+                        if (job->covered())
+                        {
+                            const kernel_sizes& shape = job->shape();
+                            temporary->resize(
+                                typename xt::xarray<value_type>::shape_type(shape.begin(), shape.end()));
+                            pending_reduction pending;
+                            pending.rows = shape.empty() ? 0 : shape[0];
+                            // Read right-aligned: its rows are the layout's where the ranks are equal.
+                            pending.aligned = job->runs_by_rows() && shape.size() == m_layout.rank() &&
+                                              pending.rows == m_layout.size(0);
+                            pending.input_bytes = job->input_bytes();
+                            pending.reads =
+                                [job](const void* data, std::size_t element_bytes, const memory_span& span)
+                            { return job->reads(data, element_bytes, span); };
+                            pending.compute = [job, temporary](std::size_t first, std::size_t last)
+                            { job->run(temporary->data(), temporary->strides(), first, last); };
+                            m_pending.push_back(std::move(pending));
+                            add_temporary(std::move(temporary));
+                            return;
+                        }
+                    }
                     if (!try_kernel_assign(*temporary, reducer))
                     {
                         xt::noalias(*temporary) = reducer;
                     }
-                    strided(static_cast<const value_type*>(temporary->data()), temporary->shape(),
-                            temporary->strides());
-                    // Nothing else sees the temporary: the output cannot share its memory.
-                    m_span[m_leaf - 1] = memory_span{};
-                    m_temporaries.push_back(std::move(temporary));
+                    add_temporary(std::move(temporary));
+                }
+
+                /// Fills the temporaries of every reducer of the tree, whole.
+                void compute_pending()
+                {
+                    for (auto& pending : m_pending)
+                    {
+                        pending.compute(0, pending.rows);
+                    }
+                    m_pending.clear();
+                }
+
+                /// Fills rows [first, last) of the reducers' temporaries whose rows are the layout's, and
+                /// the others whole the first time. For a tree evaluated a block of rows at a time.
+                void compute_rows(std::size_t first, std::size_t last)
+                {
+                    for (auto& pending : m_pending)
+                    {
+                        if (pending.aligned)
+                        {
+                            pending.compute(first, last);
+                        }
+                        else if (!pending.done)
+                        {
+                            pending.compute(0, pending.rows);
+                            pending.done = true;
+                        }
+                    }
+                }
+
+                /**
+                 * Calls `run(part)` on `layout` (the tree's, operand 0 its output at `out` spanning `span`),
+                 * with every temporary that the tree reads filled first: reducers' and deferred ones. Where
+                 * a temporary's rows are the layout's first axis, the layout is cut into blocks of rows,
+                 * and each block of the temporary is filled just before the rows that read it: the
+                 * reductions' inputs and the tree's leaves are then read once from memory, as a loop
+                 * written by hand reads them, not once per reduction and once more for the tree. Unless
+                 * an output written in place shares memory with a reduction's input (`in_place`): then
+                 * that reduction is computed whole first.
+                 */
+                template <class O, class Run>
+                void run_by_blocks(kernel_layout& layout, const O* out, const memory_span& span,
+                                   bool in_place, const Run& run)
+                {
+                    const std::size_t rows = layout.rank() == 0 ? 0 : layout.size(0);
+                    // Another thread that reads a deferred temporary waits until its rows are all here.
+                    const auto locks = lock_deferred();
+                    std::size_t input_bytes = 0;
+                    bool any_aligned = false;
+                    for (auto& pending : m_pending)
+                    {
+                        if (pending.deferred != nullptr)
+                        {
+                            if (pending.deferred->ready())
+                            {
+                                // Computed by another thread meanwhile.
+                                pending.aligned = false;
+                                pending.done = true;
+                                continue;
+                            }
+                        }
+                        pending.aligned =
+                            pending.aligned && rows > 1 && !(in_place && pending.reads(out, sizeof(O), span));
+                        any_aligned = any_aligned || pending.aligned;
+                        input_bytes += pending.aligned ? pending.input_bytes : 0;
+                    }
+                    if (!any_aligned)
+                    {
+                        compute_rows(0, rows);
+                        run(layout);
+                    }
+                    else
+                    {
+                        const std::size_t bytes = input_bytes + working_set_bytes<T, L>(layout, m_leaves);
+                        const std::size_t step = std::clamp<std::size_t>(
+                            static_cast<std::size_t>(static_cast<double>(rows) *
+                                                     static_cast<double>(kernel_block_bytes) /
+                                                     static_cast<double>(bytes)),
+                            1, rows);
+                        for (std::size_t first = 0; first < rows; first += step)
+                        {
+                            const std::size_t last = std::min(rows, first + step);
+                            compute_rows(first, last);
+                            kernel_layout part = layout.block(0, first, last);
+                            run(part);
+                        }
+                    }
+                    for (const auto& pending : m_pending)
+                    {
+                        if (pending.deferred != nullptr)
+                        {
+                            pending.deferred->set_ready();
+                        }
+                    }
+                    m_pending.clear();
+                }
+
+                /// Whether a temporary not filled yet is computed from memory of `[data + span.low,
+                /// data + span.high]`.
+                bool pending_reads(const void* data, std::size_t element_bytes, const memory_span& span) const
+                {
+                    for (const auto& pending : m_pending)
+                    {
+                        if (pending.reads(data, element_bytes, span))
+                        {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+
+                /// What computing the temporaries not filled yet reads.
+                std::size_t pending_input_bytes() const noexcept
+                {
+                    std::size_t bytes = 0;
+                    for (const auto& pending : m_pending)
+                    {
+                        bytes += pending.input_bytes;
+                    }
+                    return bytes;
                 }
 
                 /// Whether every leaf fits the layout's shape.
@@ -266,6 +471,73 @@ namespace xt
                 // Scalars live here for the duration of the evaluation; the leaves point to them.
                 std::array<T, slots> m_scalar{};
                 std::vector<std::shared_ptr<const void>> m_temporaries;
+
+                /// A temporary the tree reads that is not filled yet: a reducer's, or a deferred one.
+                struct pending_reduction
+                {
+                    std::size_t rows = 0; // the temporary's first axis
+                    bool aligned = false; // whether its rows are the layout's, and can be filled apart
+                    bool done = false;    // filled whole
+                    std::size_t input_bytes = 0;
+                    const deferred_state_base* deferred = nullptr;
+                    std::function<bool(const void*, std::size_t, const memory_span&)> reads;
+                    std::function<void(std::size_t, std::size_t)> compute; // rows [first, last)
+                };
+                std::vector<pending_reduction> m_pending;
+                bool m_defer = false;
+
+                /// Locks every deferred temporary not filled yet, all or none at a time (as std::lock does),
+                /// so that two evaluations that lock some of the same ones in another order never wait for
+                /// each other.
+                std::vector<std::unique_lock<std::recursive_mutex>> lock_deferred() const
+                {
+                    std::vector<std::unique_lock<std::recursive_mutex>> locks;
+                    for (const auto& pending : m_pending)
+                    {
+                        if (pending.deferred != nullptr)
+                        {
+                            locks.emplace_back(pending.deferred->mutex(), std::defer_lock);
+                        }
+                    }
+                    std::size_t first = 0;
+                    while (!locks.empty())
+                    {
+                        locks[first].lock();
+                        std::size_t failed = locks.size();
+                        for (std::size_t k = 0; k < locks.size() && failed == locks.size(); ++k)
+                        {
+                            if (k != first && !locks[k].try_lock())
+                            {
+                                failed = k;
+                            }
+                        }
+                        if (failed == locks.size())
+                        {
+                            break;
+                        }
+                        for (auto& lock : locks)
+                        {
+                            if (lock.owns_lock())
+                            {
+                                lock.unlock();
+                            }
+                        }
+                        std::this_thread::yield();
+                        first = failed;
+                    }
+                    return locks;
+                }
+
+                /// Reads a new temporary as the next leaf; nothing else sees it, so the output cannot share
+                /// its memory.
+                template <class V>
+                void add_temporary(std::shared_ptr<xt::xarray<V>> temporary)
+                {
+                    strided(static_cast<const V*>(temporary->data()), temporary->shape(),
+                            temporary->strides());
+                    m_span[m_leaf - 1] = memory_span{};
+                    m_temporaries.push_back(std::move(temporary));
+                }
             };
 
             template <class S>
@@ -363,7 +635,7 @@ namespace xt
                     return false;
                 }
                 kernel_layout layout(shape, leaves + 1);
-                kernel_collector<T, leaves> collector(layout, 1);
+                kernel_collector<T, leaves> collector(layout, 1, true);
                 node::collect(e, collector);
                 if (!collector.ok())
                 {
@@ -385,8 +657,16 @@ namespace xt
                                      {
                                          kernel_layout run_layout = layout;
                                          run_layout.set_right_aligned(0, shape, strides);
-                                         run_elementwise<node, T, leaves>(run_layout, data,
-                                                                          collector.leaves());
+                                         // Blocks of a large evaluation stream their output as the
+                                         // whole would.
+                                         const std::size_t whole_bytes =
+                                             working_set_bytes<T, leaves>(run_layout, collector.leaves());
+                                         collector.run_by_blocks(
+                                             run_layout, out_data, out_span, !through_temporary,
+                                             [&](kernel_layout& part) {
+                                                 run_elementwise<node, T, leaves>(
+                                                     part, data, collector.leaves(), whole_bytes);
+                                             });
                                      });
                 return true;
             }
@@ -549,76 +829,214 @@ namespace xt
                 }
             }
 
+            /// What a kernel job (an expression made ready for the kernels once, then run) says of itself.
+            class kernel_job
+            {
+            public:
+                kernel_job(const kernel_job&) = delete;
+                kernel_job& operator=(const kernel_job&) = delete;
+
+                /// Whether the kernels cover the expression: else the job must not run.
+                bool covered() const noexcept
+                {
+                    return m_covered;
+                }
+
+                /// The result's shape.
+                const kernel_sizes& shape() const noexcept
+                {
+                    return m_shape;
+                }
+
+            protected:
+                template <class S>
+                explicit kernel_job(const S& shape) : m_shape(shape.begin(), shape.end())
+                {
+                }
+
+                ~kernel_job() = default;
+
+                kernel_sizes m_shape;
+                bool m_covered = false;
+            };
+
+            /**
+             * A nest of reducers `e` of value type T made ready for the kernels once (its sums described,
+             * its leaves collected, reducers among them evaluated), then run into an output of its shape
+             * whole or a block of rows at a time: rows [first, last) of the result's first axis, which
+             * are summed exactly as in a whole run (threads cut along the same axis).
+             */
+            template <class T, class E>
+            class kernel_reduction_job : public kernel_job
+            {
+            public:
+                using reduction = kernel_reduction<T, std::decay_t<E>>;
+                using node = typename reduction::node;
+                using fold = typename reduction::fold;
+                static constexpr std::size_t leaves = node::leaves;
+
+                /// Prepares `e`, which must outlive the job; false where the kernels do not cover it.
+                explicit kernel_reduction_job(const E& e)
+                    : kernel_job(e.shape()), m_input_shape(kernel_shape(kernel_innermost<T>(e).shape())),
+                      m_layout(m_input_shape, leaves + 1), m_collector(m_layout, 1)
+                {
+                    if (!kernel_describe_sums<T>(e, m_input_shape, m_stages, m_space) ||
+                        m_space.size() != m_shape.size())
+                    {
+                        return;
+                    }
+                    std::reverse(m_stages.begin(), m_stages.end());
+                    for (std::size_t q = 0; q < m_shape.size(); ++q)
+                    {
+                        const std::size_t expected =
+                            m_space[q] == kernel_phantom_axis ? 1 : m_input_shape[m_space[q]];
+                        if (m_shape[q] != expected)
+                        {
+                            return;
+                        }
+                    }
+                    node::collect(kernel_innermost<T>(e), m_collector);
+                    m_covered = m_collector.ok();
+                    if (m_covered)
+                    {
+                        // Reducers inside the input are evaluated whole, once, before any row is summed.
+                        m_collector.compute_pending();
+                    }
+                }
+
+                /// Whether the input shares memory with `[data + span.low, data + span.high]`.
+                bool reads(const void* data, std::size_t element_bytes,
+                           const memory_span& span) const noexcept
+                {
+                    return m_collector.overlaps_with(data, element_bytes, span);
+                }
+
+                /// The bytes the whole input moves.
+                std::size_t input_bytes() const noexcept
+                {
+                    return working_set_bytes<T, leaves>(m_layout, m_collector.leaves());
+                }
+
+                /// Whether rows of the result's first axis can be summed apart: it is an axis of the input.
+                bool runs_by_rows() const noexcept
+                {
+                    return !m_space.empty() && m_space[0] != kernel_phantom_axis;
+                }
+
+                /// Sums rows [first, last) of the result (all of it where not runs_by_rows) into `data`,
+                /// whose strides are `strides`.
+                template <class St>
+                void run(T* data, const St& strides, std::size_t first, std::size_t last) const
+                {
+                    if (std::find(m_shape.begin(), m_shape.end(), std::size_t(0)) != m_shape.end())
+                    {
+                        return;
+                    }
+                    kernel_layout run_layout = m_layout;
+                    for (std::size_t a = 0; a < run_layout.rank(); ++a)
+                    {
+                        run_layout.stride(a, 0) = 0;
+                    }
+                    for (std::size_t q = 0; q < m_shape.size(); ++q)
+                    {
+                        if (m_space[q] != kernel_phantom_axis && m_shape[q] != 1)
+                        {
+                            run_layout.stride(m_space[q], 0) = static_cast<kernel_index>(strides[q]);
+                        }
+                    }
+                    if (runs_by_rows() && (first != 0 || last != m_shape[0]))
+                    {
+                        run_layout = run_layout.block(m_space[0], first, last);
+                    }
+                    std::vector<sum_stage<T>> run_stages = m_stages;
+                    merge_reduced_tail(run_layout, run_stages);
+                    run_sums<node, fold, T, leaves>(run_layout, run_stages, data, m_collector.leaves());
+                }
+
+            private:
+                kernel_sizes m_input_shape;
+                std::vector<sum_stage<T>> m_stages;
+                kernel_sizes m_space;
+                kernel_layout m_layout;
+                kernel_collector<T, leaves> m_collector;
+            };
+
+            /**
+             * An elementwise tree `e` computed in lanes of T, made ready for the kernels once (its leaves
+             * collected, its reducers' temporaries made), then run into an output of its shape whole or a
+             * block of rows of its first axis at a time, each with the rows of the reducers it reads.
+             */
+            template <class T, class E>
+            class kernel_elementwise_job : public kernel_job
+            {
+            public:
+                using node = kernel_node<T, E>;
+                static constexpr std::size_t leaves = node::leaves;
+
+                /// Prepares `e`, which must outlive the job; false where the kernels do not cover it.
+                explicit kernel_elementwise_job(const E& e)
+                    : kernel_job(e.shape()), m_layout(m_shape, leaves + 1), m_collector(m_layout, 1)
+                {
+                    if constexpr (is_kernel_elementwise_v<T, E>)
+                    {
+                        node::collect(e, m_collector);
+                        m_covered = m_collector.ok();
+                    }
+                }
+
+                bool reads(const void* data, std::size_t element_bytes,
+                           const memory_span& span) const noexcept
+                {
+                    return m_collector.overlaps_with(data, element_bytes, span) ||
+                           m_collector.pending_reads(data, element_bytes, span);
+                }
+
+                std::size_t input_bytes() const noexcept
+                {
+                    return working_set_bytes<T, leaves>(m_layout, m_collector.leaves()) +
+                           m_collector.pending_input_bytes();
+                }
+
+                /// Computes rows [first, last) of the first axis into `data` (row-major, of the tree's
+                /// shape): the reducers' rows first.
+                template <class O>
+                void run(O* data, std::size_t first, std::size_t last)
+                {
+                    kernel_layout run_layout = m_layout;
+                    xt::svector<std::ptrdiff_t, 8> strides(m_shape.size());
+                    xt::compute_strides(m_shape, xt::layout_type::row_major, strides);
+                    run_layout.set_right_aligned(0, m_shape, strides);
+                    const std::size_t whole_bytes =
+                        working_set_bytes<T, leaves>(run_layout, m_collector.leaves());
+                    m_collector.compute_rows(first, last);
+                    kernel_layout part = m_shape.empty() ? run_layout : run_layout.block(0, first, last);
+                    run_elementwise<node, T, leaves>(part, data, m_collector.leaves(), whole_bytes);
+                }
+
+            private:
+                kernel_layout m_layout;
+                kernel_collector<T, leaves> m_collector;
+            };
+
             /// try_kernel_assign of a nest of reducers, whose value type `out` shares.
             template <class O, class E>
             inline bool kernel_assign_reduction(O& out, const E& e)
             {
                 using value_type = typename O::value_type;
-                using reduction = kernel_reduction<value_type, std::decay_t<E>>;
-                using node = typename reduction::node;
-                using fold = typename reduction::fold;
-                constexpr std::size_t leaves = node::leaves;
-
-                const auto& innermost = kernel_innermost<value_type>(e);
-                const kernel_sizes input_shape = kernel_shape(innermost.shape());
-                const kernel_sizes shape = kernel_shape(e.shape());
-                std::vector<sum_stage<value_type>> stages;
-                kernel_sizes space;
-                if (!kernel_describe_sums<value_type>(e, input_shape, stages, space) ||
-                    space.size() != shape.size())
-                {
-                    return false;
-                }
-                std::reverse(stages.begin(), stages.end());
-                for (std::size_t q = 0; q < shape.size(); ++q)
-                {
-                    const std::size_t expected = space[q] == kernel_phantom_axis ? 1 : input_shape[space[q]];
-                    if (shape[q] != expected)
-                    {
-                        return false;
-                    }
-                }
+                const kernel_reduction_job<value_type, E> job(e);
+                const kernel_sizes& shape = job.shape();
                 bool resize = false;
-                if (!kernel_output_fits(out, shape, resize))
+                if (!job.covered() || !kernel_output_fits(out, shape, resize))
                 {
                     return false;
                 }
-                kernel_layout layout(input_shape, leaves + 1);
-                kernel_collector<value_type, leaves> collector(layout, 1);
-                node::collect(innermost, collector);
-                if (!collector.ok())
-                {
-                    return false;
-                }
-                const bool through_temporary = collector.overlaps_with(
-                    out.data() + out.data_offset(), sizeof(value_type), span_of(out.shape(), out.strides()));
+                const bool through_temporary = job.reads(out.data() + out.data_offset(), sizeof(value_type),
+                                                         span_of(out.shape(), out.strides()));
                 const bool empty_output =
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
                 kernel_evaluate_into(out, shape, resize, through_temporary && !empty_output,
                                      [&](value_type* data, const auto& strides)
-                                     {
-                                         if (empty_output)
-                                         {
-                                             return;
-                                         }
-                                         kernel_layout run_layout = layout;
-                                         for (std::size_t a = 0; a < run_layout.rank(); ++a)
-                                         {
-                                             run_layout.stride(a, 0) = 0;
-                                         }
-                                         for (std::size_t q = 0; q < shape.size(); ++q)
-                                         {
-                                             if (space[q] != kernel_phantom_axis && shape[q] != 1)
-                                             {
-                                                 run_layout.stride(space[q], 0) =
-                                                     static_cast<kernel_index>(strides[q]);
-                                             }
-                                         }
-                                         std::vector<sum_stage<value_type>> run_stages = stages;
-                                         merge_reduced_tail(run_layout, run_stages);
-                                         run_sums<node, fold, value_type, leaves>(run_layout, run_stages,
-                                                                                  data, collector.leaves());
-                                     });
+                                     { job.run(data, strides, 0, shape.empty() ? 0 : shape[0]); });
                 return true;
             }
 

@@ -151,8 +151,7 @@ namespace xt
                 template <class C>
                 static void collect(const E& e, C& collector)
                 {
-                    collector.template strided<element_type>(e.data() + e.data_offset(), e.shape(),
-                                                             e.strides());
+                    collector.template data_leaf<element_type>(e);
                 }
             };
 

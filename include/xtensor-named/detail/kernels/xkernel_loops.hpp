@@ -237,8 +237,11 @@ namespace xt
              * operand 0 and leaf k as operand k + 1; `out` and `leaves` are where its offsets start from.
              * Reorders and merges the layout's axes.
              */
+            /// `whole_bytes`: where `layout` is a block of a larger evaluation, the bytes the whole moves
+            /// (which decides the kind of stores); 0 where it is the whole.
             template <class Node, class T, std::size_t L, class O>
-            void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves);
+            void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
+                                 std::size_t whole_bytes = 0);
 
             /// One axis a nested sum runs along: a layout axis, or an axis of size 1 that an inner sum
             /// kept (keep_dims) and that has no stride.
@@ -673,7 +676,8 @@ namespace xt
             }
 
             template <class Node, class T, std::size_t L, class O>
-            inline void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves)
+            inline void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
+                                        std::size_t whole_bytes)
             {
                 if (layout.element_count() == 0)
                 {
@@ -697,7 +701,7 @@ namespace xt
                 }
                 // Whether the whole evaluation, not a block of it, is too large for the caches.
                 const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
-                const bool large = bytes >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
+                const bool large = std::max(bytes, whole_bytes) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
                 run_in_blocks(layout, 0, kernel_blocks(bytes, layout.size(0)),
                               [&](const kernel_layout& part)
                               {

@@ -1,0 +1,325 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+#ifndef XTENSOR_NAMED_DETAIL_XDEFERRED_HPP
+#define XTENSOR_NAMED_DETAIL_XDEFERRED_HPP
+
+// A deferred temporary: the elements of a reduction inside an operation (`x - xn::nanmean(x, {"t"})`),
+// in memory of their own that is filled the first time anything reads it, not when the operation is
+// built. The kernels fill it a block of rows at a time, just before the rows of the operation that
+// read them (kernel_collector::run_by_blocks), so that a loop over rows reads the reduction's input
+// once, as a loop written by hand does; every other reader (xtensor's assignment, `.expression()`,
+// label alignment, element access) goes through deferred_buffer's accessors, which fill it whole first.
+// Copies of the operation share it, so it is filled once.
+
+#include <atomic>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include "../../xcompat_xtensor.hpp"
+#include "xkernel_layout.hpp"
+
+namespace xt
+{
+    namespace named
+    {
+        namespace detail
+        {
+            /// How the elements of a deferred temporary are computed: whole, or rows of its first axis.
+            template <class T>
+            class deferred_evaluation
+            {
+            public:
+                virtual ~deferred_evaluation() = default;
+
+                /// Writes rows [first, last) of the first axis (everything for a scalar) into `data`,
+                /// row-major.
+                virtual void compute(T* data, std::size_t first, std::size_t last) const = 0;
+
+                /// Whether rows can be computed apart, each as it is in a whole computation.
+                virtual bool by_rows() const noexcept = 0;
+
+                /// The bytes that computing everything reads.
+                virtual std::size_t input_bytes() const noexcept = 0;
+
+                /// Whether computing reads memory of `[data + span.low, data + span.high]`.
+                virtual bool reads(const void* data, std::size_t element_bytes,
+                                   const memory_span& span) const noexcept = 0;
+            };
+
+            /// What the kernels need of a deferred temporary whatever its element type: whether it is
+            /// computed, its rows, and the lock held while they compute it.
+            class deferred_state_base
+            {
+            public:
+                deferred_state_base(const deferred_state_base&) = delete;
+                deferred_state_base& operator=(const deferred_state_base&) = delete;
+
+                bool ready() const noexcept
+                {
+                    return m_ready.load(std::memory_order_acquire);
+                }
+
+                /// Says that every row has been computed (by the kernels, block by block).
+                void set_ready() const noexcept
+                {
+                    m_ready.store(true, std::memory_order_release);
+                }
+
+                /// Held while the kernels compute the rows block by block, so that another thread that
+                /// reads meanwhile waits for them, then finds every row computed.
+                std::recursive_mutex& mutex() const noexcept
+                {
+                    return m_mutex;
+                }
+
+                /// The size of the first axis (1 for a scalar).
+                std::size_t rows() const noexcept
+                {
+                    return m_rows;
+                }
+
+                std::size_t rank() const noexcept
+                {
+                    return m_rank;
+                }
+
+                std::size_t size() const noexcept
+                {
+                    return m_size;
+                }
+
+            protected:
+                template <class S>
+                explicit deferred_state_base(const S& shape)
+                    : m_rows(shape.size() == 0 ? 1 : static_cast<std::size_t>(shape[0])), m_rank(shape.size())
+                {
+                    for (auto n : shape)
+                    {
+                        m_size *= static_cast<std::size_t>(n);
+                    }
+                }
+
+                ~deferred_state_base() = default;
+
+            private:
+                std::size_t m_rows;
+                std::size_t m_rank;
+                std::size_t m_size = 1;
+                mutable std::recursive_mutex m_mutex;
+                mutable std::atomic<bool> m_ready{false};
+            };
+
+            /// The elements of a deferred temporary of row-major shape `shape`, with what computes them.
+            template <class T>
+            class deferred_state : public deferred_state_base
+            {
+            public:
+                template <class S>
+                deferred_state(const S& shape, std::unique_ptr<const deferred_evaluation<T>> evaluation)
+                    : deferred_state_base(shape), m_evaluation(std::move(evaluation)), m_elements(size())
+                {
+                }
+
+                /// The elements, computed first where they are not yet.
+                const T* data() const
+                {
+                    if (!ready())
+                    {
+                        const std::lock_guard<std::recursive_mutex> lock(mutex());
+                        if (!ready())
+                        {
+                            m_evaluation->compute(memory(), 0, rows());
+                            set_ready();
+                        }
+                    }
+                    return m_elements.data();
+                }
+
+                /// The elements, whether computed or not: for the kernels, which compute them first.
+                T* memory() const noexcept
+                {
+                    return const_cast<T*>(m_elements.data());
+                }
+
+                const deferred_evaluation<T>& evaluation() const noexcept
+                {
+                    return *m_evaluation;
+                }
+
+            private:
+                std::unique_ptr<const deferred_evaluation<T>> m_evaluation;
+                xt::uvector<T> m_elements;
+            };
+
+            /**
+             * The read-only storage of a deferred temporary for an xtensor adaptor: a buffer whose every
+             * accessor computes the elements first. The kernels take `state()` instead.
+             */
+            template <class T>
+            class deferred_buffer
+            {
+            public:
+                using value_type = T;
+                using allocator_type = std::allocator<T>;
+                using reference = const T&;
+                using const_reference = const T&;
+                using pointer = const T*;
+                using const_pointer = const T*;
+                using size_type = std::size_t;
+                using difference_type = std::ptrdiff_t;
+                using iterator = const T*;
+                using const_iterator = const T*;
+                using reverse_iterator = std::reverse_iterator<const T*>;
+                using const_reverse_iterator = std::reverse_iterator<const T*>;
+
+                explicit deferred_buffer(std::shared_ptr<const deferred_state<T>> state) noexcept
+                    : m_state(std::move(state))
+                {
+                }
+
+                const T* data() const
+                {
+                    return m_state->data();
+                }
+
+                size_type size() const noexcept
+                {
+                    return m_state->size();
+                }
+
+                bool empty() const noexcept
+                {
+                    return size() == 0;
+                }
+
+                /// The storage cannot take another size.
+                void resize(size_type n) const
+                {
+                    if (n != size())
+                    {
+                        XTENSOR_THROW(std::runtime_error, "xn: a deferred temporary cannot be resized");
+                    }
+                }
+
+                const T& operator[](size_type i) const
+                {
+                    return data()[i];
+                }
+
+                const T& front() const
+                {
+                    return data()[0];
+                }
+
+                const T& back() const
+                {
+                    return data()[size() - 1];
+                }
+
+                const T* begin() const
+                {
+                    return data();
+                }
+
+                const T* end() const
+                {
+                    return data() + size();
+                }
+
+                const T* cbegin() const
+                {
+                    return begin();
+                }
+
+                const T* cend() const
+                {
+                    return end();
+                }
+
+                const_reverse_iterator rbegin() const
+                {
+                    return const_reverse_iterator(end());
+                }
+
+                const_reverse_iterator rend() const
+                {
+                    return const_reverse_iterator(begin());
+                }
+
+                const_reverse_iterator crbegin() const
+                {
+                    return rbegin();
+                }
+
+                const_reverse_iterator crend() const
+                {
+                    return rend();
+                }
+
+                void swap(deferred_buffer& other) noexcept
+                {
+                    m_state.swap(other.m_state);
+                }
+
+                const deferred_state<T>& state() const noexcept
+                {
+                    return *m_state;
+                }
+
+            private:
+                std::shared_ptr<const deferred_state<T>> m_state;
+            };
+
+            template <class S>
+            struct is_deferred_buffer : std::false_type
+            {
+            };
+
+            template <class T>
+            struct is_deferred_buffer<deferred_buffer<T>> : std::true_type
+            {
+            };
+
+            template <class E, class = void>
+            struct deferred_storage_of
+            {
+                using type = void;
+            };
+
+            template <class E>
+            struct deferred_storage_of<E, std::void_t<decltype(std::declval<const E&>().storage())>>
+            {
+                using type = std::decay_t<decltype(std::declval<const E&>().storage())>;
+            };
+
+            /// The deferred state under a leaf with a data interface (the adaptor, or a strided view of
+            /// it), or nullptr.
+            template <class E>
+            inline const deferred_state<typename E::value_type>* deferred_state_of(const E& e) noexcept
+            {
+                if constexpr (is_deferred_buffer<typename deferred_storage_of<E>::type>::value)
+                {
+                    return &e.storage().state();
+                }
+                else
+                {
+                    static_cast<void>(e);
+                    return nullptr;
+                }
+            }
+        } // namespace detail
+    }     // namespace named
+} // namespace xt
+
+#endif
