@@ -123,17 +123,20 @@ def medians_of(report, clock="cpu_time"):
     return result
 
 
-def machine_description(bench_output, build_dir):
-    lines = []
+def cpu_description():
+    """`- CPU: <model>, <n> cores seen (<caches>)`, from lscpu where there is one."""
     model = platform.processor() or platform.machine()
-    if shutil.which("lscpu"):
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        fields = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
-        model = fields.get("Model name", model).strip()
-        caches = ", ".join(f"{k.strip()} {fields[k].strip()}" for k in fields if k.strip().endswith("cache"))
-        lines.append(f"- CPU: {model}, {os.cpu_count()} cores seen ({caches})")
-    else:
-        lines.append(f"- CPU: {model}, {os.cpu_count()} cores seen")
+    if not shutil.which("lscpu"):
+        return f"- CPU: {model}, {os.cpu_count()} cores seen"
+    lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    fields = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
+    model = fields.get("Model name", model).strip()
+    caches = ", ".join(f"{k.strip()} {fields[k].strip()}" for k in fields if k.strip().endswith("cache"))
+    return f"- CPU: {model}, {os.cpu_count()} cores seen ({caches})"
+
+
+def machine_description(bench_output, build_dir):
+    lines = [cpu_description()]
     arch = re.search(r"SIMD architecture (\S+)", bench_output)
     lines.append(f"- SIMD: {arch.group(1) if arch else 'unknown'} (xsimd's default architecture for "
                  f"`-march=native`)")
@@ -466,6 +469,7 @@ implementation is checked against the hand loop (numpy and PyTorch against a flo
 anything is timed. Times are medians of {p['repetitions']} (C++) and {p['python_repetitions']} (Python)
 repetitions of CPU time.
 {warning}
+{cpu_description()} (the pipelines may have run on another machine than the section above)
 - Sizes ({scale}): {sizes}
 - Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
 - Command: `{command}`
