@@ -101,6 +101,17 @@ TEST(regressions, a_sum_that_keeps_an_empty_axis_evaluates_to_an_empty_array)
     EXPECT_EQ(r.size(), 0u);
 }
 
+// fuzz_evaluate: an operation that reads a reduction by rows, with an empty axis besides, moves no byte;
+// the size of its blocks of rows divided by that nothing (undefined behaviour, UBSan).
+TEST(regressions, an_operation_of_an_empty_reduction_read_by_rows_evaluates_to_an_empty_array)
+{
+    const xt::xarray<double> x = xt::xarray<double>::from_shape({2, 0, 3});
+    const auto nx = xn::name(x, {"a", "b", "c"});
+    const auto r = xn::eval(xn::amin(nx, {"c"}) + 1.0);
+    EXPECT_EQ(r.dims(), (xn::dims{"a", "b"}));
+    EXPECT_EQ(r.shape(), (std::vector<std::size_t>{2, 0}));
+}
+
 // fuzz_evaluate: xn::assign refused an expression of another rank than a fixed shape's with a message
 // that gave the output's rank, not its shape; every refusal of an output names both shapes.
 TEST(regressions, an_assign_refusal_of_another_rank_names_the_fixed_shape)

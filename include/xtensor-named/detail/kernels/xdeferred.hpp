@@ -19,12 +19,14 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../../xcompat_xtensor.hpp"
 #include "xkernel_layout.hpp"
@@ -35,6 +37,8 @@ namespace xt
     {
         namespace detail
         {
+            class deferred_state_base;
+
             /// How the elements of a deferred temporary are computed: whole, or rows of its first axis.
             template <class T>
             class deferred_evaluation
@@ -55,6 +59,14 @@ namespace xt
                 /// Whether computing reads memory of `[data + span.low, data + span.high]`.
                 virtual bool reads(const void* data, std::size_t element_bytes,
                                    const memory_span& span) const noexcept = 0;
+
+                /// Calls `visit(state)` on every deferred temporary that computing reads, and on those
+                /// that theirs read.
+                virtual void
+                visit_deferred(const std::function<void(const deferred_state_base&)>& visit) const
+                {
+                    static_cast<void>(visit);
+                }
             };
 
             /// What the kernels need of a deferred temporary whatever its element type: whether it is
@@ -127,8 +139,18 @@ namespace xt
             public:
                 template <class S>
                 deferred_state(const S& shape, std::unique_ptr<const deferred_evaluation<T>> evaluation)
-                    : deferred_state_base(shape), m_evaluation(std::move(evaluation)), m_elements(size())
+                    : deferred_state_base(shape), m_evaluation(std::move(evaluation)), m_elements(size()),
+                      m_data(m_elements.data())
                 {
+                }
+
+                /// Elements computed already, at `data`, kept alive by `owner` (empty for memory that the
+                /// caller keeps alive).
+                template <class S>
+                deferred_state(const S& shape, const T* data, std::shared_ptr<const void> owner)
+                    : deferred_state_base(shape), m_owner(std::move(owner)), m_data(data)
+                {
+                    set_ready();
                 }
 
                 /// The elements, computed first where they are not yet.
@@ -143,13 +165,13 @@ namespace xt
                             set_ready();
                         }
                     }
-                    return m_elements.data();
+                    return m_data;
                 }
 
                 /// The elements, whether computed or not: for the kernels, which compute them first.
                 T* memory() const noexcept
                 {
-                    return const_cast<T*>(m_elements.data());
+                    return const_cast<T*>(m_data);
                 }
 
                 const deferred_evaluation<T>& evaluation() const noexcept
@@ -160,6 +182,8 @@ namespace xt
             private:
                 std::unique_ptr<const deferred_evaluation<T>> m_evaluation;
                 xt::uvector<T> m_elements;
+                std::shared_ptr<const void> m_owner;
+                const T* m_data;
             };
 
             /**
@@ -280,6 +304,37 @@ namespace xt
             private:
                 std::shared_ptr<const deferred_state<T>> m_state;
             };
+
+            /// Rows [first, last) of a deferred temporary, computed by the kernels for the block of rows
+            /// they evaluate now.
+            struct deferred_rows
+            {
+                const deferred_state_base* state;
+                std::size_t first;
+                std::size_t last;
+            };
+
+            /// The rows computed for the block this thread evaluates now: what a reduction inside the
+            /// block reads of them is there already.
+            inline std::vector<deferred_rows>& rows_of_this_block() noexcept
+            {
+                static thread_local std::vector<deferred_rows> rows;
+                return rows;
+            }
+
+            /// Whether rows [first, last) of `state` were computed for the block this thread evaluates.
+            inline bool computed_in_this_block(const deferred_state_base* state, std::size_t first,
+                                               std::size_t last) noexcept
+            {
+                for (const auto& r : rows_of_this_block())
+                {
+                    if (r.state == state && r.first == first && r.last == last)
+                    {
+                        return true;
+                    }
+                }
+                return false;
+            }
 
             template <class S>
             struct is_deferred_buffer : std::false_type

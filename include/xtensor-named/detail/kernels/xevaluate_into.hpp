@@ -357,6 +357,19 @@ namespace xt
                     return true;
                 }
 
+                void visit_deferred(const deferred_visitor& visit) const override
+                {
+                    prepare();
+                    if constexpr (reduces || elementwise)
+                    {
+                        if (m_job)
+                        {
+                            m_job->visit_deferred(visit);
+                        }
+                    }
+                    static_cast<void>(visit);
+                }
+
             private:
 #if defined(XTENSOR_NAMED_DISABLE_KERNELS)
                 static constexpr bool reduces = false;
@@ -431,7 +444,8 @@ namespace xt
                 using expression_type = std::decay_t<E>;
                 using value_type = typename expression_type::value_type;
                 const auto& shape = e.shape();
-                check_extent("an operation", "a reduction inside it", shape, sizeof(value_type));
+                // As evaluate_into checks a new result's shape, with the same words.
+                check_extent("assign", "the result", shape, sizeof(value_type));
                 auto shape_copy =
                     xtl::forward_sequence<typename deferred_container_for_t<E>::shape_type, decltype(shape)>(
                         shape);

@@ -144,6 +144,8 @@ namespace xt
             /// well within the second-level cache, where the rows stay between the reducers and the tree.
             inline constexpr std::size_t kernel_block_bytes = XTENSOR_NAMED_BLOCK_BYTES;
 
+            using deferred_visitor = std::function<void(const deferred_state_base&)>;
+
             /**
              * Walks the leaves of an expression in order and fills operands 1, 2, ... of a layout with
              * their strides in the layout's index space, keeping where they are in memory. Reducers in
@@ -155,10 +157,11 @@ namespace xt
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
 
-                /// `defer`: whether leaves that are deferred temporaries not yet computed are computed by
-                /// run_by_blocks (else now, whole, as any reader would).
-                kernel_collector(kernel_layout& layout, std::size_t first_operand, bool defer = false)
-                    : m_layout(layout), m_operand(first_operand), m_defer(defer)
+                /// `blocks`: whether this collector's owner evaluates by run_by_blocks, computing there the
+                /// rows of the deferred temporaries that the tree reads; else they are computed by the
+                /// blocks of an evaluation this one is part of, or whole.
+                kernel_collector(kernel_layout& layout, std::size_t first_operand, bool blocks = false)
+                    : m_layout(layout), m_operand(first_operand), m_blocks(blocks)
                 {
                 }
 
@@ -170,7 +173,7 @@ namespace xt
                 void data_leaf(const E& e)
                 {
                     const auto* deferred = deferred_state_of(e);
-                    if (deferred == nullptr || !m_defer || deferred->ready())
+                    if (deferred == nullptr || deferred->ready())
                     {
                         strided<U>(e.data() + e.data_offset(), e.shape(), e.strides());
                         return;
@@ -200,8 +203,18 @@ namespace xt
                     pending.reads =
                         [&evaluation](const void* data, std::size_t element_bytes, const memory_span& span)
                     { return evaluation.reads(data, element_bytes, span); };
-                    pending.compute = [deferred](std::size_t first, std::size_t last)
-                    { deferred->evaluation().compute(deferred->memory(), first, last); };
+                    pending.visit = [&evaluation](const deferred_visitor& visit)
+                    { evaluation.visit_deferred(visit); };
+                    if (m_blocks)
+                    {
+                        pending.compute = [deferred](std::size_t first, std::size_t last)
+                        { deferred->evaluation().compute(deferred->memory(), first, last); };
+                    }
+                    else
+                    {
+                        // Computed here only whole, under its own lock: rows are the blocks' to compute.
+                        pending.compute = [deferred](std::size_t, std::size_t) { deferred->data(); };
+                    }
                     m_pending.push_back(std::move(pending));
                 }
 
@@ -240,9 +253,9 @@ namespace xt
 
                 /**
                  * A reducer of the tree, read as a leaf from a temporary. Where the kernels cover it, the
-                 * temporary is only made ready here, and filled by compute_pending or run_by_blocks (a block
-                 * of rows at a time, just before the rows of the tree that read them); elsewhere it is
-                 * evaluated now, by xtensor.
+                 * temporary is only made ready here, and filled by compute_reductions, compute_rows or
+                 * run_by_blocks (a block of rows at a time, just before the rows of the tree that read them);
+                 * elsewhere it is evaluated now, by xtensor.
                  */
                 template <class R>
                 void materialize(const R& reducer)
@@ -269,6 +282,8 @@ namespace xt
                             { return job->reads(data, element_bytes, span); };
                             pending.compute = [job, temporary](std::size_t first, std::size_t last)
                             { job->run(temporary->data(), temporary->strides(), first, last); };
+                            pending.visit = [job](const deferred_visitor& visit)
+                            { job->visit_deferred(visit); };
                             m_pending.push_back(std::move(pending));
                             add_temporary(std::move(temporary));
                             return;
@@ -281,23 +296,40 @@ namespace xt
                     add_temporary(std::move(temporary));
                 }
 
-                /// Fills the temporaries of every reducer of the tree, whole.
-                void compute_pending()
+                /// Fills the temporaries of the tree's reducers whole; deferred ones are left to
+                /// compute_rows.
+                void compute_reductions()
                 {
                     for (auto& pending : m_pending)
                     {
-                        pending.compute(0, pending.rows);
+                        if (pending.deferred == nullptr)
+                        {
+                            pending.compute(0, pending.rows);
+                        }
                     }
-                    m_pending.clear();
+                    m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(),
+                                                   [](const pending_reduction& p)
+                                                   { return p.deferred == nullptr; }),
+                                    m_pending.end());
                 }
 
-                /// Fills rows [first, last) of the reducers' temporaries whose rows are the layout's, and
-                /// the others whole the first time. For a tree evaluated a block of rows at a time.
+                /**
+                 * Fills what the tree reads of rows [first, last) of the layout: the rows of the
+                 * temporaries whose rows are the layout's, and the others whole the first time. A deferred
+                 * temporary whose rows an evaluation of blocks (run_by_blocks) computed for this block
+                 * already is left as it is; where this collector does not run the blocks, the others are
+                 * computed whole.
+                 */
                 void compute_rows(std::size_t first, std::size_t last)
                 {
                     for (auto& pending : m_pending)
                     {
-                        if (pending.aligned)
+                        if (pending.aligned && pending.deferred != nullptr && !m_blocks &&
+                            computed_in_this_block(pending.deferred, first, last))
+                        {
+                            continue;
+                        }
+                        if (pending.aligned && (pending.deferred == nullptr || m_blocks))
                         {
                             pending.compute(first, last);
                         }
@@ -306,6 +338,20 @@ namespace xt
                             pending.compute(0, pending.rows);
                             pending.done = true;
                         }
+                    }
+                }
+
+                /// Calls `visit(state)` on every deferred temporary that the tree reads, and on those
+                /// that theirs read.
+                void visit_deferred(const deferred_visitor& visit) const
+                {
+                    for (const auto& pending : m_pending)
+                    {
+                        if (pending.deferred != nullptr)
+                        {
+                            visit(*pending.deferred);
+                        }
+                        pending.visit(visit);
                     }
                 }
 
@@ -326,19 +372,17 @@ namespace xt
                     const std::size_t rows = layout.rank() == 0 ? 0 : layout.size(0);
                     // Another thread that reads a deferred temporary waits until its rows are all here.
                     const auto locks = lock_deferred();
+                    order_pending();
                     std::size_t input_bytes = 0;
                     bool any_aligned = false;
                     for (auto& pending : m_pending)
                     {
-                        if (pending.deferred != nullptr)
+                        if (pending.deferred != nullptr && pending.deferred->ready())
                         {
-                            if (pending.deferred->ready())
-                            {
-                                // Computed by another thread meanwhile.
-                                pending.aligned = false;
-                                pending.done = true;
-                                continue;
-                            }
+                            // Computed by another thread meanwhile.
+                            pending.aligned = false;
+                            pending.done = true;
+                            continue;
                         }
                         pending.aligned =
                             pending.aligned && rows > 1 && !(in_place && pending.reads(out, sizeof(O), span));
@@ -352,19 +396,41 @@ namespace xt
                     }
                     else
                     {
+                        // Rows that move about kernel_block_bytes, at least one; all where they move less
+                        // (or nothing: no element).
                         const std::size_t bytes = input_bytes + working_set_bytes<T, L>(layout, m_leaves);
-                        const std::size_t step = std::clamp<std::size_t>(
-                            static_cast<std::size_t>(static_cast<double>(rows) *
-                                                     static_cast<double>(kernel_block_bytes) /
-                                                     static_cast<double>(bytes)),
-                            1, rows);
+                        const std::size_t step =
+                            bytes <= kernel_block_bytes
+                                ? rows
+                                : std::max<std::size_t>(
+                                      1, static_cast<std::size_t>(static_cast<double>(rows) *
+                                                                  static_cast<double>(kernel_block_bytes) /
+                                                                  static_cast<double>(bytes)));
+                        auto& computed = rows_of_this_block();
                         for (std::size_t first = 0; first < rows; first += step)
                         {
                             const std::size_t last = std::min(rows, first + step);
-                            compute_rows(first, last);
+                            computed.clear();
+                            for (auto& pending : m_pending)
+                            {
+                                if (pending.aligned)
+                                {
+                                    pending.compute(first, last);
+                                    if (pending.deferred != nullptr)
+                                    {
+                                        computed.push_back(deferred_rows{pending.deferred, first, last});
+                                    }
+                                }
+                                else if (!pending.done)
+                                {
+                                    pending.compute(0, pending.rows);
+                                    pending.done = true;
+                                }
+                            }
                             kernel_layout part = layout.block(0, first, last);
                             run(part);
                         }
+                        computed.clear();
                     }
                     for (const auto& pending : m_pending)
                     {
@@ -482,22 +548,29 @@ namespace xt
                     const deferred_state_base* deferred = nullptr;
                     std::function<bool(const void*, std::size_t, const memory_span&)> reads;
                     std::function<void(std::size_t, std::size_t)> compute; // rows [first, last)
+                    std::function<void(const deferred_visitor&)> visit;    // the deferred ones it reads
                 };
                 std::vector<pending_reduction> m_pending;
-                bool m_defer = false;
+                bool m_blocks = false;
 
-                /// Locks every deferred temporary not filled yet, all or none at a time (as std::lock does),
-                /// so that two evaluations that lock some of the same ones in another order never wait for
-                /// each other.
+                /// Locks every deferred temporary that the tree reads, however deep, all or none at a time
+                /// (as std::lock does), so that two evaluations that lock some of the same ones in another
+                /// order never wait for each other.
                 std::vector<std::unique_lock<std::recursive_mutex>> lock_deferred() const
                 {
-                    std::vector<std::unique_lock<std::recursive_mutex>> locks;
-                    for (const auto& pending : m_pending)
-                    {
-                        if (pending.deferred != nullptr)
+                    std::vector<const deferred_state_base*> states;
+                    visit_deferred(
+                        [&states](const deferred_state_base& state)
                         {
-                            locks.emplace_back(pending.deferred->mutex(), std::defer_lock);
-                        }
+                            if (std::find(states.begin(), states.end(), &state) == states.end())
+                            {
+                                states.push_back(&state);
+                            }
+                        });
+                    std::vector<std::unique_lock<std::recursive_mutex>> locks;
+                    for (const auto* state : states)
+                    {
+                        locks.emplace_back(state->mutex(), std::defer_lock);
                     }
                     std::size_t first = 0;
                     while (!locks.empty())
@@ -526,6 +599,39 @@ namespace xt
                         first = failed;
                     }
                     return locks;
+                }
+
+                /// Orders the temporaries so that a deferred one comes before those whose computation reads
+                /// it: in a block, its rows are then computed first, once.
+                void order_pending()
+                {
+                    std::vector<pending_reduction> ordered;
+                    ordered.reserve(m_pending.size());
+                    while (!m_pending.empty())
+                    {
+                        std::size_t next = 0;
+                        for (std::size_t k = 0; k < m_pending.size(); ++k)
+                        {
+                            bool reads_another = false;
+                            m_pending[k].visit(
+                                [&](const deferred_state_base& state)
+                                {
+                                    for (std::size_t j = 0; j < m_pending.size(); ++j)
+                                    {
+                                        reads_another =
+                                            reads_another || (j != k && m_pending[j].deferred == &state);
+                                    }
+                                });
+                            if (!reads_another)
+                            {
+                                next = k;
+                                break;
+                            }
+                        }
+                        ordered.push_back(std::move(m_pending[next]));
+                        m_pending.erase(m_pending.begin() + static_cast<std::ptrdiff_t>(next));
+                    }
+                    m_pending = std::move(ordered);
                 }
 
                 /// Reads a new temporary as the next leaf; nothing else sees it, so the output cannot share
@@ -900,7 +1006,7 @@ namespace xt
                     if (m_covered)
                     {
                         // Reducers inside the input are evaluated whole, once, before any row is summed.
-                        m_collector.compute_pending();
+                        m_collector.compute_reductions();
                     }
                 }
 
@@ -915,6 +1021,12 @@ namespace xt
                 std::size_t input_bytes() const noexcept
                 {
                     return working_set_bytes<T, leaves>(m_layout, m_collector.leaves());
+                }
+
+                /// Calls `visit` on the deferred temporaries that the input reads, however deep.
+                void visit_deferred(const deferred_visitor& visit) const
+                {
+                    m_collector.visit_deferred(visit);
                 }
 
                 /// Whether rows of the result's first axis can be summed apart: it is an axis of the input.
@@ -944,6 +1056,16 @@ namespace xt
                             run_layout.stride(m_space[q], 0) = static_cast<kernel_index>(strides[q]);
                         }
                     }
+                    // Rows of the result are rows of the input where its first axis is the input's first:
+                    // the deferred temporaries that the input reads are then computed for them already.
+                    if (runs_by_rows() && m_space[0] == 0)
+                    {
+                        m_collector.compute_rows(first, last);
+                    }
+                    else
+                    {
+                        m_collector.compute_rows(0, m_input_shape.empty() ? 0 : m_input_shape[0]);
+                    }
                     if (runs_by_rows() && (first != 0 || last != m_shape[0]))
                     {
                         run_layout = run_layout.block(m_space[0], first, last);
@@ -958,7 +1080,7 @@ namespace xt
                 std::vector<sum_stage<T>> m_stages;
                 kernel_sizes m_space;
                 kernel_layout m_layout;
-                kernel_collector<T, leaves> m_collector;
+                mutable kernel_collector<T, leaves> m_collector;
             };
 
             /**
@@ -995,6 +1117,12 @@ namespace xt
                 {
                     return working_set_bytes<T, leaves>(m_layout, m_collector.leaves()) +
                            m_collector.pending_input_bytes();
+                }
+
+                /// Calls `visit` on the deferred temporaries that the tree reads, however deep.
+                void visit_deferred(const deferred_visitor& visit) const
+                {
+                    m_collector.visit_deferred(visit);
                 }
 
                 /// Computes rows [first, last) of the first axis into `data` (row-major, of the tree's

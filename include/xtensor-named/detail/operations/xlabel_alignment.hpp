@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,7 +57,7 @@ namespace xt
 
             /// The one type of a named operand under a shaping strategy other than xn::shape_exact.
             template <class T>
-            using gathered_buffer_t = shared_buffer_t<T>;
+            using gathered_buffer_t = deferred_buffer<T>;
 
             template <class T>
             using gathered_storage_t =
@@ -117,15 +118,25 @@ namespace xt
              * implementation of the label alignment *
              *******************************************/
 
+            /// A read-only strided view of the elements of `state`.
+            template <class T>
+            inline auto gathered_view_of(std::shared_ptr<const deferred_state<T>> state,
+                                         view_shape_type shape, view_strides_type strides, std::size_t offset)
+            {
+                const std::size_t size = state->size();
+                gathered_storage_t<T> storage(gathered_buffer_t<T>(std::move(state)), view_shape_type{size});
+                const xt::layout_type layout = layout_of(shape, strides);
+                return xt::strided_view(std::move(storage), std::move(shape), std::move(strides), offset,
+                                        layout);
+            }
+
             template <class T>
             inline auto gathered_view(const T* data, std::size_t size, std::shared_ptr<const void> owner,
                                       view_shape_type shape, view_strides_type strides, std::size_t offset)
             {
-                gathered_storage_t<T> storage(gathered_buffer_t<T>(data, size, std::move(owner)),
-                                              view_shape_type{size});
-                const xt::layout_type layout = layout_of(shape, strides);
-                return xt::strided_view(std::move(storage), std::move(shape), std::move(strides), offset,
-                                        layout);
+                auto state =
+                    std::make_shared<const deferred_state<T>>(view_shape_type{size}, data, std::move(owner));
+                return gathered_view_of<T>(std::move(state), std::move(shape), std::move(strides), offset);
             }
 
             /// "the left operand" of two, "operand 2" of more.
@@ -439,10 +450,12 @@ namespace xt
 
             /// Calls `row(at, filled, out)` for every aligned row of a row-major buffer at `out`: `at[k]` is
             /// where the row starts in source k's memory, `filled[k]` whether source k lacks the whole row.
-            /// The sources have the same aligned shape, of rank 1 at least.
+            /// The sources have the same aligned shape, of rank 1 at least. Of rank 2 and more, only the
+            /// rows of positions [first, last) of the first axis, the first of them at `out`.
             template <class T, std::size_t N, class Row>
             inline void for_each_aligned_row(const std::array<const gather_source<T>*, N>& sources, T* out,
-                                             Row&& row)
+                                             Row&& row, std::size_t first = 0,
+                                             std::size_t last = std::numeric_limits<std::size_t>::max())
             {
                 using src = gather_source<T>;
                 const std::size_t rank = sources[0]->steps.size();
@@ -464,7 +477,9 @@ namespace xt
                         return;
                     }
                     const std::size_t size = sources[0]->steps[axis].size();
-                    for (std::size_t i = 0; i < size; ++i)
+                    const std::size_t begin = axis == 0 ? first : 0;
+                    const std::size_t end = axis == 0 ? std::min(last, size) : size;
+                    for (std::size_t i = begin; i < end; ++i)
                     {
                         std::array<std::ptrdiff_t, N> next = at;
                         std::array<bool, N> lacks = filled;
@@ -587,78 +602,223 @@ namespace xt
                 }
             }
 
-            /// A read-only row-major view of a new buffer of `shape`, filled by `write(data)`.
-            template <class T, class Write>
-            inline auto new_gathered_view(view_shape_type shape, Write&& write)
-            {
-                auto buffer = std::make_shared<xt::xarray<T, xt::layout_type::row_major>>(shape);
-                write(buffer->data());
-                const T* start = buffer->data();
-                const std::size_t total = buffer->size();
-                auto strides = source_strides(*buffer);
-                return gathered_view<T>(start, total, std::move(buffer), std::move(shape), std::move(strides),
-                                        0);
-            }
-
-            /// The values of `e` (strided memory at `data`) gathered through `how`, in a new row-major
-            /// buffer.
-            template <class T, class Shape>
-            inline auto gather(const T* data, const Shape& shape, const view_strides_type& strides,
-                               std::size_t offset, const operand_alignment& how, const T& fill)
-            {
-                const auto source = make_gather_source(data, shape, strides, offset, how, fill);
-                return new_gathered_view<T>(source.aligned_shape(),
-                                            [&](T* out)
-                                            {
-                                                if (source.steps.empty())
-                                                {
-                                                    *out = data[offset];
-                                                    return;
-                                                }
-                                                const std::array<const gather_source<T>*, 1> one{&source};
-                                                for_each_aligned_row(
-                                                    one, out,
-                                                    [&](const auto& at, const auto& filled, T* row)
-                                                    { gather_row(source, at[0], filled[0], row); });
-                                            });
-            }
-
-            /// Operand `e` (an xtensor expression) aligned through `how`, as a gathered view.
-            template <class T, class E>
-            inline gathered_view_t<T> aligned_operand(E&& e, const operand_alignment& how, const T& fill)
+            /// Calls `use(data, shape, strides, offset)` on the memory of `e`, evaluated first if it is lazy:
+            /// into `*keep` where given, which then holds the memory for as long as the caller needs it.
+            template <class T, class E, class Use>
+            inline decltype(auto) with_memory(E&& e, Use&& use,
+                                              xt::xarray<T, xt::layout_type::row_major>* keep = nullptr)
             {
                 using expression_type = std::decay_t<E>;
                 if constexpr (!xt::has_data_interface<expression_type>::value)
                 {
-                    // A lazy expression is evaluated once, row-major; then it is a container like any other.
                     xt::xarray<T, xt::layout_type::row_major> evaluated_operand;
-                    evaluate_into(evaluated_operand, e);
-                    return aligned_operand<T>(std::move(evaluated_operand), how, fill);
+                    auto& evaluated = keep != nullptr ? *keep : evaluated_operand;
+                    evaluate_into(evaluated, e);
+                    return with_memory<T>(evaluated, std::forward<Use>(use));
                 }
                 else
                 {
-                    if (how.gathers)
+                    static_cast<void>(keep);
+                    return use(e.data(), e.shape(), source_strides(e), source_offset(e));
+                }
+            }
+
+            /// An operand's expression kept by a deferred computation: an lvalue referred to, as xtensor's
+            /// closures refer to it, an rvalue owned.
+            template <class X>
+            using kept_operand_t = std::conditional_t<std::is_lvalue_reference<X>::value, X, std::decay_t<X>>;
+
+            /// The aligned shape of an operand of shape `shape` aligned through `how`.
+            template <class S>
+            inline view_shape_type aligned_shape_of(const S& shape, const operand_alignment& how)
+            {
+                view_shape_type result(shape.size());
+                for (std::size_t j = 0; j < result.size(); ++j)
+                {
+                    result[j] = how.maps[j] ? how.maps[j]->size() : static_cast<std::size_t>(shape[j]);
+                }
+                return result;
+            }
+
+            /**
+             * The values that label alignment makes of its operands, a deferred temporary's computation
+             * (detail/kernels/xdeferred.hpp): one operand gathered through its alignment (or, where it
+             * needs no gather, a lazy one evaluated), or f(a, b) of two computed as their labels are joined
+             * (joined_arguments); rows of the aligned shape's first axis at a time. The operands' memory is
+             * found, and a lazy operand evaluated, the first time anything is computed, not before, as a
+             * lazy expression reads its operands when it is evaluated.
+             */
+            template <class T, class Functor, class... Operands>
+            class deferred_alignment final : public deferred_evaluation<T>
+            {
+            public:
+                static constexpr std::size_t arity = sizeof...(Operands);
+                static_assert(arity == 1 || arity == 2, "one operand gathered, or two joined");
+
+                deferred_alignment(const std::array<const operand_alignment*, arity>& how,
+                                   const std::array<T, arity>& fill, Operands... operands)
+                    : m_operands(std::forward<Operands>(operands)...), m_fill(fill)
+                {
+                    for (std::size_t k = 0; k < arity; ++k)
                     {
-                        return gather<T>(e.data(), e.shape(), source_strides(e), source_offset(e), how, fill);
-                    }
-                    view_shape_type shape(e.shape().begin(), e.shape().end());
-                    if constexpr (std::is_lvalue_reference<E>::value)
-                    {
-                        return gathered_view<T>(e.data(), e.storage().size(), nullptr, std::move(shape),
-                                                source_strides(e), source_offset(e));
-                    }
-                    else
-                    {
-                        // An operand that the operation owns is kept alive by the view, without a copy.
-                        auto held = std::make_shared<expression_type>(std::move(e));
-                        const T* data = held->data();
-                        const std::size_t size = held->storage().size();
-                        auto strides = source_strides(*held);
-                        const std::size_t offset = source_offset(*held);
-                        return gathered_view<T>(data, size, std::move(held), std::move(shape),
-                                                std::move(strides), offset);
+                        m_how[k] = *how[k];
                     }
                 }
+
+                void compute(T* data, std::size_t first, std::size_t last) const override
+                {
+                    prepare();
+                    const auto& sources = m_sources;
+                    if (sources[0].steps.empty())
+                    {
+                        // A scalar: its one element.
+                        *data = sources[0].data[sources[0].offset];
+                        return;
+                    }
+                    std::array<const gather_source<T>*, arity> all;
+                    std::size_t row_elements = 1;
+                    for (std::size_t k = 0; k < arity; ++k)
+                    {
+                        all[k] = &sources[k];
+                    }
+                    for (std::size_t j = 1; j < sources[0].steps.size(); ++j)
+                    {
+                        row_elements *= sources[0].steps[j].size();
+                    }
+                    for_each_aligned_row(
+                        all, data + first * row_elements,
+                        [&](const auto& at, const auto& filled, T* row)
+                        {
+                            if constexpr (arity == 1)
+                            {
+                                gather_row(sources[0], at[0], filled[0], row);
+                            }
+                            else
+                            {
+                                join_row(sources[0], sources[1], m_segments, at, filled, Functor{}, row);
+                            }
+                        },
+                        first, last);
+                }
+
+                bool by_rows() const noexcept override
+                {
+                    return m_how[0].maps.size() >= 2;
+                }
+
+                std::size_t input_bytes() const noexcept override
+                {
+                    return std::apply([](const auto&... operand)
+                                      { return ((operand.size() * sizeof(T)) + ...); },
+                                      m_operands);
+                }
+
+                bool reads(const void* data, std::size_t element_bytes,
+                           const memory_span& span) const noexcept override
+                {
+                    prepare();
+                    for (std::size_t k = 0; k < arity; ++k)
+                    {
+                        if (overlaps(m_memory[k].data, sizeof(T), m_memory[k].span, data, element_bytes,
+                                     span))
+                        {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+
+            private:
+                struct operand_memory
+                {
+                    const T* data = nullptr;
+                    memory_span span;
+                };
+
+                template <std::size_t K>
+                void find_memory() const
+                {
+                    with_memory<T>(
+                        std::get<K>(m_operands),
+                        [&](const T* data, const auto& shape, const view_strides_type& strides,
+                            std::size_t offset)
+                        {
+                            m_sources[K] =
+                                make_gather_source(data, shape, strides, offset, m_how[K], m_fill[K]);
+                            m_memory[K] = operand_memory{data + offset, span_of(shape, strides)};
+                        },
+                        &m_evaluated[K]);
+                }
+
+                void prepare() const
+                {
+                    std::call_once(m_prepared,
+                                   [this]
+                                   {
+                                       find_memory<0>();
+                                       if constexpr (arity == 2)
+                                       {
+                                           find_memory<1>();
+                                           m_segments = joined_segments(m_sources[0], m_sources[1]);
+                                       }
+                                   });
+                }
+
+                std::tuple<kept_operand_t<Operands>...> m_operands;
+                std::array<operand_alignment, arity> m_how;
+                std::array<T, arity> m_fill;
+                mutable std::once_flag m_prepared;
+                mutable std::array<xt::xarray<T, xt::layout_type::row_major>, arity> m_evaluated;
+                mutable std::array<gather_source<T>, arity> m_sources;
+                mutable std::array<operand_memory, arity> m_memory;
+                mutable std::vector<joined_segment> m_segments;
+            };
+
+            /// A read-only row-major view of the deferred values of `evaluation`, of `shape`.
+            template <class T, class Evaluation>
+            inline auto deferred_gathered_view(view_shape_type shape,
+                                               std::unique_ptr<const Evaluation> evaluation)
+            {
+                auto state = std::make_shared<const deferred_state<T>>(shape, std::move(evaluation));
+                view_strides_type strides(shape.size());
+                xt::compute_strides(shape, xt::layout_type::row_major, strides);
+                return gathered_view_of<T>(std::move(state), std::move(shape), std::move(strides), 0);
+            }
+
+            /// Operand `e` (an xtensor expression) aligned through `how`, as a gathered view: of its own
+            /// memory where it has memory and needs no gather, else of a deferred temporary.
+            template <class T, class E>
+            inline gathered_view_t<T> aligned_operand(E&& e, const operand_alignment& how, const T& fill)
+            {
+                using expression_type = std::decay_t<E>;
+                if constexpr (xt::has_data_interface<expression_type>::value)
+                {
+                    if (!how.gathers)
+                    {
+                        view_shape_type shape(e.shape().begin(), e.shape().end());
+                        if constexpr (std::is_lvalue_reference<E>::value)
+                        {
+                            return gathered_view<T>(e.data(), e.storage().size(), nullptr, std::move(shape),
+                                                    source_strides(e), source_offset(e));
+                        }
+                        else
+                        {
+                            // An operand that the operation owns is kept alive by the view, without a copy.
+                            auto held = std::make_shared<expression_type>(std::move(e));
+                            const T* data = held->data();
+                            const std::size_t size = held->storage().size();
+                            auto strides = source_strides(*held);
+                            const std::size_t offset = source_offset(*held);
+                            return gathered_view<T>(data, size, std::move(held), std::move(shape),
+                                                    std::move(strides), offset);
+                        }
+                    }
+                }
+                view_shape_type shape = aligned_shape_of(e.shape(), how);
+                return deferred_gathered_view<T>(std::move(shape),
+                                                 std::make_unique<const deferred_alignment<T, void, E&&>>(
+                                                     std::array<const operand_alignment*, 1>{&how},
+                                                     std::array<T, 1>{fill}, std::forward<E>(e)));
             }
 
             /// For each argument, its place among the named ones (meaningless for the others).
@@ -867,23 +1027,6 @@ namespace xt
                 }
             }
 
-            /// Calls `use(data, shape, strides, offset)` on the memory of `e`, evaluated first if it is lazy.
-            template <class T, class E, class Use>
-            inline decltype(auto) with_memory(E&& e, Use&& use)
-            {
-                using expression_type = std::decay_t<E>;
-                if constexpr (!xt::has_data_interface<expression_type>::value)
-                {
-                    xt::xarray<T, xt::layout_type::row_major> evaluated_operand;
-                    evaluate_into(evaluated_operand, e);
-                    return with_memory<T>(evaluated_operand, std::forward<Use>(use));
-                }
-                else
-                {
-                    return use(e.data(), e.shape(), source_strides(e), source_offset(e));
-                }
-            }
-
             /**
              * The two operands of f(a, b) after alignment, with f(a, b) computed in one pass as the labels
              * are joined, instead of each operand being gathered into a buffer of its own that every later
@@ -891,7 +1034,9 @@ namespace xt
              * The result type of an operation cannot depend on the labels seen at run time, so the result is
              * carried as f(joined, identity): the first operand is the joined values, the second a
              * broadcast identity of f, and f(x, identity) is x bit for bit. For operands with the same dims
-             * and aligned shape, which every broadcasting strategy lines up position by position.
+             * and aligned shape, which every broadcasting strategy lines up position by position. The joined
+             * values are a deferred temporary (detail/kernels/xdeferred.hpp): computed when first read, by
+             * the kernels a block of rows at a time with the rows of the operations that read them.
              */
             template <class Make, class Fill, class A, class B>
             inline auto joined_arguments(std::string_view operation, const Fill& fill,
@@ -907,34 +1052,16 @@ namespace xt
                 const T right_fill = how[1].has_missing ? fill_value<T>(operation, fill, how[1]) : T();
                 typename left_type::metadata_type left_metadata{a.dims(), how[0].labels};
                 typename right_type::metadata_type right_metadata{b.dims(), how[1].labels};
-                const auto gather_both = [&](const T* left_data, const auto& left_shape,
-                                             const view_strides_type& left_strides, std::size_t left_offset)
-                {
-                    const auto left = make_gather_source(left_data, left_shape, left_strides, left_offset,
-                                                         how[0], left_fill);
-                    return with_memory<T>(
-                        std::forward<B>(b).expression(),
-                        [&](const T* right_data, const auto& right_shape,
-                            const view_strides_type& right_strides, std::size_t right_offset)
-                        {
-                            const auto right = make_gather_source(right_data, right_shape, right_strides,
-                                                                  right_offset, how[1], right_fill);
-                            const std::array<const gather_source<T>*, 2> both{&left, &right};
-                            const auto segments = joined_segments(left, right);
-                            const Functor f{};
-                            return new_gathered_view<T>(
-                                left.aligned_shape(),
-                                [&](T* out)
-                                {
-                                    for_each_aligned_row(
-                                        both, out,
-                                        [&](const auto& at, const auto& filled, T* row)
-                                        { join_row(left, right, segments, at, filled, f, row); });
-                                });
-                        });
-                };
-                auto joined = with_memory<T>(std::forward<A>(a).expression(), gather_both);
-                view_shape_type shape(joined.shape().begin(), joined.shape().end());
+                view_shape_type shape = aligned_shape_of(a.shape(), how[0]);
+                check_extent(operation, "the joined operands", shape, sizeof(T));
+                using left_expression = decltype(std::forward<A>(a).expression());
+                using right_expression = decltype(std::forward<B>(b).expression());
+                auto joined = deferred_gathered_view<T>(
+                    shape,
+                    std::make_unique<const deferred_alignment<T, Functor, left_expression, right_expression>>(
+                        std::array<const operand_alignment*, 2>{&how[0], &how[1]},
+                        std::array<T, 2>{left_fill, right_fill}, std::forward<A>(a).expression(),
+                        std::forward<B>(b).expression()));
                 auto identity = std::make_shared<const T>(static_cast<T>(right_identity<Functor>::value));
                 const T* identity_data = identity.get();
                 view_strides_type no_strides(shape.size(), 0);
