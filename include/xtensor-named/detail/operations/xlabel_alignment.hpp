@@ -351,16 +351,6 @@ namespace xt
                 std::vector<std::vector<std::ptrdiff_t>> steps;
                 std::vector<run> runs;
                 T fill;
-
-                view_shape_type aligned_shape() const
-                {
-                    view_shape_type shape(steps.size());
-                    for (std::size_t j = 0; j < steps.size(); ++j)
-                    {
-                        shape[j] = steps[j].size();
-                    }
-                    return shape;
-                }
             };
 
             template <class T, class Shape>
