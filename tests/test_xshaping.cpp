@@ -653,6 +653,35 @@ TEST(aligned_operations, a_join_read_with_a_reduction_of_it_is_computed_block_by
     EXPECT_NEAR(blocks(s, 1500), x(s, 1500) + y(s, 500) - mean, 1e-12);
 }
 
+TEST(aligned_operations, a_join_that_the_kernels_read_by_rows_is_computed_for_each_evaluation)
+{
+    // Rows of a join that an evaluation reads at its own rows are computed for that evaluation, in the
+    // cache, and not kept: the next evaluation joins the operands as they are then. A reader of the join
+    // whole (here an element read) fills it and keeps it, and later evaluations read what it kept.
+    xt::xarray<double> x = {{1., 2., 3.}, {4., 5., 6.}};
+    const xt::xarray<double> y = {{10., 20., 30.}, {40., 50., 60.}};
+    const auto a = xn::name<union_dims>(x, {"s", "t"}, {{"t", {0, 1, 2}}});
+    const auto b = xn::name<union_dims>(y, {"s", "t"}, {{"t", {1, 2, 3}}});
+    const auto j = a + b;
+    const auto doubled = j * 2.;
+    const xt::xarray<double> first = {{na, 24., 46., na}, {na, 90., 112., na}};
+    EXPECT_TRUE(same_with_nan(values_of(xn::eval(doubled)), first));
+    x(0, 1) = 100.;
+    const xt::xarray<double> second = {{na, 220., 46., na}, {na, 90., 112., na}};
+    EXPECT_TRUE(same_with_nan(values_of(xn::eval(doubled)), second));
+    EXPECT_EQ(j.expression()(0, 1), 110.);
+    x(0, 1) = 1000.;
+    EXPECT_TRUE(same_with_nan(values_of(xn::eval(doubled)), second));
+    // A rank-1 join is one row: it is read whole, and kept from its first read.
+    xt::xarray<double> u = {1., 2.};
+    const xt::xarray<double> v = {10., 20.};
+    const auto joined_row =
+        xn::name<union_dims>(u, {"t"}, {{"t", {0, 1}}}) + xn::name<union_dims>(v, {"t"}, {{"t", {1, 2}}});
+    EXPECT_TRUE(same_with_nan(values_of(xn::eval(joined_row * 2.)), xt::xarray<double>{na, 24., na}));
+    u(1) = 5.;
+    EXPECT_TRUE(same_with_nan(values_of(xn::eval(joined_row * 2.)), xt::xarray<double>{na, 24., na}));
+}
+
 TEST(aligned_operations, arithmetic_of_operands_that_do_not_join_in_one_pass_is_gathered_operand_by_operand)
 {
     // Different axis orders, a broadcast, an element type that + promotes: each gathered on its own.

@@ -46,12 +46,25 @@ namespace xt
             public:
                 virtual ~deferred_evaluation() = default;
 
-                /// Writes rows [first, last) of the first axis (everything for a scalar) into `data`,
-                /// row-major.
-                virtual void compute(T* data, std::size_t first, std::size_t last) const = 0;
+                /// Writes rows [first, last) of the first axis (everything for a scalar) at `rows`,
+                /// row-major: row `first` at `rows`, wherever the caller keeps them.
+                virtual void compute(T* rows, std::size_t first, std::size_t last) const = 0;
 
                 /// Whether rows can be computed apart, each as it is in a whole computation.
                 virtual bool by_rows() const noexcept = 0;
+
+                /**
+                 * Whether rows that the kernels compute for a block of an evaluation are kept in the
+                 * temporary (true), or computed into memory that stays in the cache, read there by the
+                 * block, and computed again by the next evaluation (false): where computing them costs no
+                 * more than reading a kept copy from memory would, as a gather or a join reads its operands
+                 * once. The temporary is then not filled by that evaluation; any reader of it whole (the
+                 * storage's accessors) fills and keeps it.
+                 */
+                virtual bool keeps_rows() const noexcept
+                {
+                    return true;
+                }
 
                 /// The bytes that computing everything reads.
                 virtual std::size_t input_bytes() const noexcept = 0;
@@ -111,10 +124,17 @@ namespace xt
                     return m_size;
                 }
 
+                /// The bytes of one row of the first axis.
+                std::size_t row_bytes() const noexcept
+                {
+                    return m_rows == 0 ? 0 : m_size / m_rows * m_element_bytes;
+                }
+
             protected:
                 template <class S>
-                explicit deferred_state_base(const S& shape)
-                    : m_rows(shape.size() == 0 ? 1 : static_cast<std::size_t>(shape[0])), m_rank(shape.size())
+                deferred_state_base(const S& shape, std::size_t element_bytes)
+                    : m_rows(shape.size() == 0 ? 1 : static_cast<std::size_t>(shape[0])),
+                      m_rank(shape.size()), m_element_bytes(element_bytes)
                 {
                     for (auto n : shape)
                     {
@@ -127,6 +147,7 @@ namespace xt
             private:
                 std::size_t m_rows;
                 std::size_t m_rank;
+                std::size_t m_element_bytes;
                 std::size_t m_size = 1;
                 mutable std::recursive_mutex m_mutex;
                 mutable std::atomic<bool> m_ready{false};
@@ -139,8 +160,8 @@ namespace xt
             public:
                 template <class S>
                 deferred_state(const S& shape, std::unique_ptr<const deferred_evaluation<T>> evaluation)
-                    : deferred_state_base(shape), m_evaluation(std::move(evaluation)), m_elements(size()),
-                      m_data(m_elements.data())
+                    : deferred_state_base(shape, sizeof(T)), m_evaluation(std::move(evaluation)),
+                      m_elements(size()), m_data(m_elements.data())
                 {
                 }
 
@@ -148,7 +169,7 @@ namespace xt
                 /// caller keeps alive).
                 template <class S>
                 deferred_state(const S& shape, const T* data, std::shared_ptr<const void> owner)
-                    : deferred_state_base(shape), m_owner(std::move(owner)), m_data(data)
+                    : deferred_state_base(shape, sizeof(T)), m_owner(std::move(owner)), m_data(data)
                 {
                     set_ready();
                 }
@@ -306,12 +327,14 @@ namespace xt
             };
 
             /// Rows [first, last) of a deferred temporary, computed by the kernels for the block of rows
-            /// they evaluate now.
+            /// they evaluate now: in the temporary's memory, or at `at` (the block's scratch memory, which
+            /// stays in the cache) where `at` is not null.
             struct deferred_rows
             {
                 const deferred_state_base* state;
                 std::size_t first;
                 std::size_t last;
+                const char* at = nullptr;
             };
 
             /// The rows computed for the block this thread evaluates now: what a reduction inside the
@@ -322,19 +345,100 @@ namespace xt
                 return rows;
             }
 
-            /// Whether rows [first, last) of `state` were computed for the block this thread evaluates.
-            inline bool computed_in_this_block(const deferred_state_base* state, std::size_t first,
-                                               std::size_t last) noexcept
+            /// Rows [first, last) of `state` if they were computed for the block this thread evaluates,
+            /// else nullptr.
+            inline const deferred_rows* rows_in_this_block(const deferred_state_base* state,
+                                                           std::size_t first, std::size_t last) noexcept
             {
-                for (const auto& r : rows_of_this_block())
+                // The newest first: an evaluation inside another's block adds its rows last.
+                const auto& rows = rows_of_this_block();
+                for (auto r = rows.rbegin(); r != rows.rend(); ++r)
                 {
-                    if (r.state == state && r.first == first && r.last == last)
+                    if (r->state == state && r->first == first && r->last == last)
                     {
-                        return true;
+                        return &*r;
                     }
                 }
-                return false;
+                return nullptr;
             }
+
+            /**
+             * Memory for the rows of deferred temporaries that one evaluation computes a block at a time
+             * without keeping them (deferred_evaluation::keeps_rows): the block's rows are computed there,
+             * where they stay in the cache for what reads them. Taken from this thread's pool, and given back
+             * when the evaluation ends, so that a series of evaluations allocates (and faults in) no new
+             * memory, and an evaluation inside another's block takes memory of its own.
+             */
+            class block_scratch
+            {
+            public:
+                explicit block_scratch(std::size_t bytes)
+                {
+                    auto& pool = free_buffers();
+                    for (auto it = pool.begin(); it != pool.end(); ++it)
+                    {
+                        if (it->bytes >= bytes)
+                        {
+                            m_buffer = std::move(*it);
+                            pool.erase(it);
+                            return;
+                        }
+                    }
+                    m_buffer.lines = std::make_unique<cache_line[]>(lines_for(bytes));
+                    m_buffer.bytes = lines_for(bytes) * sizeof(cache_line);
+                }
+
+                block_scratch(const block_scratch&) = delete;
+                block_scratch& operator=(const block_scratch&) = delete;
+
+                ~block_scratch()
+                {
+                    auto& pool = free_buffers();
+                    if (pool.size() < pooled)
+                    {
+                        pool.push_back(std::move(m_buffer));
+                    }
+                }
+
+                char* data() noexcept
+                {
+                    return reinterpret_cast<char*>(m_buffer.lines.get());
+                }
+
+                /// `bytes` rounded up to whole cache lines: where the next part of the scratch starts.
+                static std::size_t rounded(std::size_t bytes) noexcept
+                {
+                    return lines_for(bytes) * sizeof(cache_line);
+                }
+
+            private:
+                struct alignas(64) cache_line
+                {
+                    unsigned char bytes[64];
+                };
+
+                struct buffer
+                {
+                    std::unique_ptr<cache_line[]> lines;
+                    std::size_t bytes = 0;
+                };
+
+                // Evaluations nested in another's block are rare and shallow.
+                static constexpr std::size_t pooled = 4;
+
+                static std::size_t lines_for(std::size_t bytes) noexcept
+                {
+                    return (bytes + sizeof(cache_line) - 1) / sizeof(cache_line);
+                }
+
+                static std::vector<buffer>& free_buffers() noexcept
+                {
+                    static thread_local std::vector<buffer> pool;
+                    return pool;
+                }
+
+                buffer m_buffer;
+            };
 
             template <class S>
             struct is_deferred_buffer : std::false_type

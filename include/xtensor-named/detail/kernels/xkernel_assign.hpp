@@ -178,14 +178,19 @@ namespace xt
                         strided<U>(e.data() + e.data_offset(), e.shape(), e.strides());
                         return;
                     }
+                    const std::size_t leaf = m_leaf;
                     strided<U>(deferred->memory() + e.data_offset(), e.shape(), e.strides());
-                    // Its rows are the layout's rows where the leaf reads row r of the temporary at row r.
+                    // Its rows are the layout's where the leaf reads row r of the temporary at row r.
                     const std::size_t rows = deferred->rows();
                     const bool aligned =
                         deferred->rank() > 0 && e.dimension() == m_layout.rank() && e.data_offset() == 0 &&
                         rows == m_layout.size(0) && static_cast<std::size_t>(e.shape()[0]) == rows &&
                         static_cast<std::size_t>(e.strides()[0]) * rows == deferred->size() &&
                         deferred->evaluation().by_rows();
+                    if (aligned && leaf < L)
+                    {
+                        m_leaf_rows_of[leaf] = deferred;
+                    }
                     for (auto& pending : m_pending)
                     {
                         if (pending.deferred == deferred)
@@ -207,8 +212,19 @@ namespace xt
                     { evaluation.visit_deferred(visit); };
                     if (m_blocks)
                     {
-                        pending.compute = [deferred](std::size_t first, std::size_t last)
-                        { deferred->evaluation().compute(deferred->memory(), first, last); };
+                        const std::size_t row_elements = rows == 0 ? 0 : deferred->size() / rows;
+                        pending.compute = [deferred, row_elements](std::size_t first, std::size_t last) {
+                            deferred->evaluation().compute(deferred->memory() + first * row_elements, first,
+                                                           last);
+                        };
+                        if (!evaluation.keeps_rows())
+                        {
+                            // Computed for the block into memory that stays in the cache, and read there;
+                            // not kept (see deferred_evaluation::keeps_rows).
+                            pending.compute_in_scratch =
+                                [deferred](std::size_t first, std::size_t last, char* scratch)
+                            { deferred->evaluation().compute(reinterpret_cast<U*>(scratch), first, last); };
+                        }
                     }
                     else
                     {
@@ -281,7 +297,14 @@ namespace xt
                                 [job](const void* data, std::size_t element_bytes, const memory_span& span)
                             { return job->reads(data, element_bytes, span); };
                             pending.compute = [job, temporary](std::size_t first, std::size_t last)
-                            { job->run(temporary->data(), temporary->strides(), first, last); };
+                            {
+                                const std::size_t row_elements =
+                                    temporary->dimension() == 0 || temporary->shape()[0] == 0
+                                        ? 0
+                                        : temporary->size() / temporary->shape()[0];
+                                job->run(temporary->data() + first * row_elements, temporary->strides(),
+                                         first, last);
+                            };
                             pending.visit = [job](const deferred_visitor& visit)
                             { job->visit_deferred(visit); };
                             m_pending.push_back(std::move(pending));
@@ -318,14 +341,15 @@ namespace xt
                  * temporaries whose rows are the layout's, and the others whole the first time. A deferred
                  * temporary whose rows an evaluation of blocks (run_by_blocks) computed for this block
                  * already is left as it is; where this collector does not run the blocks, the others are
-                 * computed whole.
+                 * computed whole. Returns the leaves that read these rows, for `part`, the layout's block
+                 * of them (see leaves_of_rows).
                  */
-                void compute_rows(std::size_t first, std::size_t last)
+                kernel_leaves<T, L> compute_rows(kernel_layout& part, std::size_t first, std::size_t last)
                 {
                     for (auto& pending : m_pending)
                     {
                         if (pending.aligned && pending.deferred != nullptr && !m_blocks &&
-                            computed_in_this_block(pending.deferred, first, last))
+                            rows_in_this_block(pending.deferred, first, last) != nullptr)
                         {
                             continue;
                         }
@@ -339,6 +363,33 @@ namespace xt
                             pending.done = true;
                         }
                     }
+                    return leaves_of_rows(part, first, last);
+                }
+
+                /**
+                 * The leaves that read rows [first, last) of the layout's first axis through `part`, the
+                 * layout's block of them: a leaf of a deferred temporary whose rows this block computed in
+                 * its scratch memory reads them there (its offset in `part` moved back to the block's first
+                 * row).
+                 */
+                kernel_leaves<T, L> leaves_of_rows(kernel_layout& part, std::size_t first,
+                                                   std::size_t last) const
+                {
+                    kernel_leaves<T, L> leaves = m_leaves;
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        const deferred_rows* rows = m_leaf_rows_of[k] == nullptr
+                                                        ? nullptr
+                                                        : rows_in_this_block(m_leaf_rows_of[k], first, last);
+                        if (rows != nullptr && rows->at != nullptr)
+                        {
+                            const std::size_t operand = m_operand - L + k;
+                            leaves[k].data = rows->at;
+                            part.offset(operand) -=
+                                static_cast<kernel_index>(first) * part.stride(0, operand);
+                        }
+                    }
+                    return leaves;
                 }
 
                 /// Calls `visit(state)` on every deferred temporary that the tree reads, and on those
@@ -356,14 +407,16 @@ namespace xt
                 }
 
                 /**
-                 * Calls `run(part)` on `layout` (the tree's, operand 0 its output at `out` spanning `span`),
-                 * with every temporary that the tree reads filled first: reducers' and deferred ones. Where
-                 * a temporary's rows are the layout's first axis, the layout is cut into blocks of rows,
-                 * and each block of the temporary is filled just before the rows that read it: the
+                 * Calls `run(part, leaves)` on `layout` (the tree's, operand 0 its output at `out` spanning
+                 * `span`), with every temporary that the tree reads filled first: reducers' and deferred
+                 * ones. Where a temporary's rows are the layout's first axis, the layout is cut into blocks
+                 * of rows, and each block of the temporary is filled just before the rows that read it: the
                  * reductions' inputs and the tree's leaves are then read once from memory, as a loop
-                 * written by hand reads them, not once per reduction and once more for the tree. Unless
-                 * an output written in place shares memory with a reduction's input (`in_place`): then
-                 * that reduction is computed whole first.
+                 * written by hand reads them, not once per reduction and once more for the tree. The rows
+                 * of a deferred temporary that keeps none (deferred_evaluation::keeps_rows) are computed
+                 * into scratch memory that stays in the cache, and read there. Unless an output written in
+                 * place shares memory with a reduction's input (`in_place`): then that reduction is
+                 * computed whole first.
                  */
                 template <class O, class Run>
                 void run_by_blocks(kernel_layout& layout, const O* out, const memory_span& span,
@@ -391,8 +444,8 @@ namespace xt
                     }
                     if (!any_aligned)
                     {
-                        compute_rows(0, rows);
-                        run(layout);
+                        compute_rows(layout, 0, rows);
+                        run(layout, m_leaves);
                     }
                     else
                     {
@@ -406,35 +459,11 @@ namespace xt
                                       1, static_cast<std::size_t>(static_cast<double>(rows) *
                                                                   static_cast<double>(kernel_block_bytes) /
                                                                   static_cast<double>(bytes)));
-                        auto& computed = rows_of_this_block();
-                        for (std::size_t first = 0; first < rows; first += step)
-                        {
-                            const std::size_t last = std::min(rows, first + step);
-                            computed.clear();
-                            for (auto& pending : m_pending)
-                            {
-                                if (pending.aligned)
-                                {
-                                    pending.compute(first, last);
-                                    if (pending.deferred != nullptr)
-                                    {
-                                        computed.push_back(deferred_rows{pending.deferred, first, last});
-                                    }
-                                }
-                                else if (!pending.done)
-                                {
-                                    pending.compute(0, pending.rows);
-                                    pending.done = true;
-                                }
-                            }
-                            kernel_layout part = layout.block(0, first, last);
-                            run(part);
-                        }
-                        computed.clear();
+                        run_blocks(layout, rows, step, run);
                     }
                     for (const auto& pending : m_pending)
                     {
-                        if (pending.deferred != nullptr)
+                        if (pending.deferred != nullptr && !pending.in_scratch)
                         {
                             pending.deferred->set_ready();
                         }
@@ -533,6 +562,8 @@ namespace xt
                 std::size_t m_leaf = 0;
                 bool m_ok = true;
                 kernel_leaves<T, L> m_leaves{};
+                // The deferred temporary whose row r each leaf reads at the layout's row r, or nullptr.
+                std::array<const deferred_state_base*, slots> m_leaf_rows_of{};
                 std::array<memory_span, slots> m_span{};
                 // Scalars live here for the duration of the evaluation; the leaves point to them.
                 std::array<T, slots> m_scalar{};
@@ -548,10 +579,73 @@ namespace xt
                     const deferred_state_base* deferred = nullptr;
                     std::function<bool(const void*, std::size_t, const memory_span&)> reads;
                     std::function<void(std::size_t, std::size_t)> compute; // rows [first, last)
-                    std::function<void(const deferred_visitor&)> visit;    // the deferred ones it reads
+                    // A deferred one's rows [first, last) into a block's scratch memory, where its rows are
+                    // not kept; empty elsewhere.
+                    std::function<void(std::size_t, std::size_t, char*)> compute_in_scratch;
+                    bool in_scratch = false; // its rows were computed in scratch memory only
+                    std::function<void(const deferred_visitor&)> visit; // the deferred ones it reads
                 };
                 std::vector<pending_reduction> m_pending;
                 bool m_blocks = false;
+
+                /// The blocks of run_by_blocks: rows [first, first + step) at a time, the temporaries'
+                /// rows computed first, those of deferred temporaries in the block's scratch memory.
+                template <class Run>
+                void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
+                                const Run& run)
+                {
+                    std::size_t scratch_bytes = 0;
+                    for (const auto& pending : m_pending)
+                    {
+                        if (pending.aligned && pending.compute_in_scratch)
+                        {
+                            scratch_bytes += block_scratch::rounded(step * pending.deferred->row_bytes());
+                        }
+                    }
+                    block_scratch scratch(scratch_bytes);
+                    // An evaluation inside another's block (a lazy operand evaluated for a gather) adds its
+                    // rows after the outer block's, and takes them away when it ends.
+                    auto& computed = rows_of_this_block();
+                    const std::size_t outer = computed.size();
+                    struct drop_own_rows
+                    {
+                        std::vector<deferred_rows>& rows;
+                        std::size_t outer;
+                        ~drop_own_rows()
+                        {
+                            rows.resize(outer);
+                        }
+                    } const drop{computed, outer};
+                    for (std::size_t first = 0; first < rows; first += step)
+                    {
+                        const std::size_t last = std::min(rows, first + step);
+                        computed.resize(outer);
+                        char* free_scratch = scratch.data();
+                        for (auto& pending : m_pending)
+                        {
+                            if (pending.aligned && pending.compute_in_scratch)
+                            {
+                                pending.compute_in_scratch(first, last, free_scratch);
+                                pending.in_scratch = true;
+                                computed.push_back(
+                                    deferred_rows{pending.deferred, first, last, free_scratch});
+                                free_scratch += block_scratch::rounded(step * pending.deferred->row_bytes());
+                            }
+                            else if (pending.aligned)
+                            {
+                                pending.compute(first, last);
+                            }
+                            else if (!pending.done)
+                            {
+                                pending.compute(0, pending.rows);
+                                pending.done = true;
+                            }
+                        }
+                        kernel_layout part = layout.block(0, first, last);
+                        const kernel_leaves<T, L> leaves = leaves_of_rows(part, first, last);
+                        run(part, leaves);
+                    }
+                }
 
                 /// Locks every deferred temporary that the tree reads, however deep, all or none at a time
                 /// (as std::lock does), so that two evaluations that lock some of the same ones in another
@@ -758,22 +852,21 @@ namespace xt
                     through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides()) ||
                                         !collector.reads_in_place(out_data, out_span);
                 }
-                kernel_evaluate_into(out, shape, resize, through_temporary,
-                                     [&](value_type* data, const auto& strides)
-                                     {
-                                         kernel_layout run_layout = layout;
-                                         run_layout.set_right_aligned(0, shape, strides);
-                                         // Blocks of a large evaluation stream their output as the
-                                         // whole would.
-                                         const std::size_t whole_bytes =
-                                             working_set_bytes<T, leaves>(run_layout, collector.leaves());
-                                         collector.run_by_blocks(
-                                             run_layout, out_data, out_span, !through_temporary,
-                                             [&](kernel_layout& part) {
-                                                 run_elementwise<node, T, leaves>(
-                                                     part, data, collector.leaves(), whole_bytes);
-                                             });
-                                     });
+                kernel_evaluate_into(
+                    out, shape, resize, through_temporary,
+                    [&](value_type* data, const auto& strides)
+                    {
+                        kernel_layout run_layout = layout;
+                        run_layout.set_right_aligned(0, shape, strides);
+                        // Blocks of a large evaluation stream their output as the
+                        // whole would.
+                        const std::size_t whole_bytes =
+                            working_set_bytes<T, leaves>(run_layout, collector.leaves());
+                        collector.run_by_blocks(
+                            run_layout, out_data, out_span, !through_temporary,
+                            [&](kernel_layout& part, const kernel_leaves<T, leaves>& read)
+                            { run_elementwise<node, T, leaves>(part, data, read, whole_bytes); });
+                    });
                 return true;
             }
 
@@ -1035,10 +1128,10 @@ namespace xt
                     return !m_space.empty() && m_space[0] != kernel_phantom_axis;
                 }
 
-                /// Sums rows [first, last) of the result (all of it where not runs_by_rows) into `data`,
-                /// whose strides are `strides`.
+                /// Sums rows [first, last) of the result (all of it where not runs_by_rows) into `rows`,
+                /// where row `first` goes, with the result's strides `strides`.
                 template <class St>
-                void run(T* data, const St& strides, std::size_t first, std::size_t last) const
+                void run(T* rows, const St& strides, std::size_t first, std::size_t last) const
                 {
                     if (std::find(m_shape.begin(), m_shape.end(), std::size_t(0)) != m_shape.end())
                     {
@@ -1056,23 +1149,21 @@ namespace xt
                             run_layout.stride(m_space[q], 0) = static_cast<kernel_index>(strides[q]);
                         }
                     }
-                    // Rows of the result are rows of the input where its first axis is the input's first:
-                    // the deferred temporaries that the input reads are then computed for them already.
-                    if (runs_by_rows() && m_space[0] == 0)
-                    {
-                        m_collector.compute_rows(first, last);
-                    }
-                    else
-                    {
-                        m_collector.compute_rows(0, m_input_shape.empty() ? 0 : m_input_shape[0]);
-                    }
                     if (runs_by_rows() && (first != 0 || last != m_shape[0]))
                     {
                         run_layout = run_layout.block(m_space[0], first, last);
+                        run_layout.offset(0) = 0; // the output's rows start at `rows`
                     }
+                    // Rows of the result are rows of the input where its first axis is the input's first:
+                    // the deferred temporaries that the input reads are then computed for them already.
+                    const kernel_leaves<T, leaves> read =
+                        runs_by_rows() && m_space[0] == 0
+                            ? m_collector.compute_rows(run_layout, first, last)
+                            : m_collector.compute_rows(run_layout, 0,
+                                                       m_input_shape.empty() ? 0 : m_input_shape[0]);
                     std::vector<sum_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
-                    run_sums<node, fold, T, leaves>(run_layout, run_stages, data, m_collector.leaves());
+                    run_sums<node, fold, T, leaves>(run_layout, run_stages, rows, read);
                 }
 
             private:
@@ -1125,10 +1216,10 @@ namespace xt
                     m_collector.visit_deferred(visit);
                 }
 
-                /// Computes rows [first, last) of the first axis into `data` (row-major, of the tree's
-                /// shape): the reducers' rows first.
+                /// Computes rows [first, last) of the first axis at `rows` (row-major, of the tree's shape,
+                /// row `first` at `rows`): the reducers' rows first.
                 template <class O>
-                void run(O* data, std::size_t first, std::size_t last)
+                void run(O* rows, std::size_t first, std::size_t last)
                 {
                     kernel_layout run_layout = m_layout;
                     xt::svector<std::ptrdiff_t, 8> strides(m_shape.size());
@@ -1136,9 +1227,14 @@ namespace xt
                     run_layout.set_right_aligned(0, m_shape, strides);
                     const std::size_t whole_bytes =
                         working_set_bytes<T, leaves>(run_layout, m_collector.leaves());
-                    m_collector.compute_rows(first, last);
-                    kernel_layout part = m_shape.empty() ? run_layout : run_layout.block(0, first, last);
-                    run_elementwise<node, T, leaves>(part, data, m_collector.leaves(), whole_bytes);
+                    kernel_layout part = run_layout;
+                    if (!m_shape.empty())
+                    {
+                        part = run_layout.block(0, first, last);
+                        part.offset(0) = 0; // the output's rows start at `rows`
+                    }
+                    const kernel_leaves<T, leaves> read = m_collector.compute_rows(part, first, last);
+                    run_elementwise<node, T, leaves>(part, rows, read, whole_bytes);
                 }
 
             private:

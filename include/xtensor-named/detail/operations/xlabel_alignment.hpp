@@ -655,28 +655,23 @@ namespace xt
                     }
                 }
 
-                void compute(T* data, std::size_t first, std::size_t last) const override
+                void compute(T* rows, std::size_t first, std::size_t last) const override
                 {
                     prepare();
                     const auto& sources = m_sources;
                     if (sources[0].steps.empty())
                     {
                         // A scalar: its one element.
-                        *data = sources[0].data[sources[0].offset];
+                        *rows = sources[0].data[sources[0].offset];
                         return;
                     }
                     std::array<const gather_source<T>*, arity> all;
-                    std::size_t row_elements = 1;
                     for (std::size_t k = 0; k < arity; ++k)
                     {
                         all[k] = &sources[k];
                     }
-                    for (std::size_t j = 1; j < sources[0].steps.size(); ++j)
-                    {
-                        row_elements *= sources[0].steps[j].size();
-                    }
                     for_each_aligned_row(
-                        all, data + first * row_elements,
+                        all, rows,
                         [&](const auto& at, const auto& filled, T* row)
                         {
                             if constexpr (arity == 1)
@@ -694,6 +689,13 @@ namespace xt
                 bool by_rows() const noexcept override
                 {
                     return m_how[0].maps.size() >= 2;
+                }
+
+                /// A gather or a join reads each operand element once: computing rows again for another
+                /// evaluation costs what reading them from a kept copy would.
+                bool keeps_rows() const noexcept override
+                {
+                    return false;
                 }
 
                 std::size_t input_bytes() const noexcept override
