@@ -391,6 +391,24 @@ TYPED_TEST(kernel_ops, exp_lanes_outside_its_range_are_right_in_place_in_reducti
     EXPECT_GT(large_result(3, long_columns - 2), T(0));
 }
 
+TYPED_TEST(kernel_ops, exp_and_exp2_in_one_expression_each_take_their_own_range)
+{
+    // One test of the arguments' magnitudes serves both functions, against the smaller of their reaches
+    // (exp's): exp's arguments below it, whose results are subnormal and need the tested pass, are
+    // found even though exp2's reach is wider, and exp2's arguments between the two reaches are right.
+    // exp2's term is multiplied by 0 so that exp's smallest results show in the sum.
+    using T = TypeParam;
+    using limits = std::numeric_limits<T>;
+    const std::size_t n = 517;
+    const double low = std::log(static_cast<double>(limits::denorm_min())) + 3;
+    const xt::xarray<T> small = spread<T>(n, low, 80, 31);
+    const xt::xarray<T> wide = spread<T>(n, -120, 120, 32);
+    EXPECT_TRUE(within_ulps(kernel_value<T>(xt::exp(small) + xt::exp2(wide) * T(0)),
+                            std_applied<T>(small, [](T v) { return std::exp(v); }), 4));
+    EXPECT_TRUE(within_ulps(kernel_value<T>(xt::exp2(wide) + xt::exp(small) * T(0)),
+                            std_applied<T>(wide, [](T v) { return std::exp2(v); }), 4));
+}
+
 TYPED_TEST(kernel_ops, a_math_function_inside_arithmetic_keeps_the_rest_exact)
 {
     using T = TypeParam;

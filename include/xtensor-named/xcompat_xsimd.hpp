@@ -19,6 +19,8 @@
 // not supported.
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -432,6 +434,30 @@ namespace xt
                         return replace_lanes(simd(xsimd::select(outside, B(T(1)), x)), x, outside, scalar);
                     }
                     return simd(x);
+                }
+
+                /**
+                 * The magnitude of each lane of `x` as an unsigned integer that orders as the magnitudes
+                 * do, NaN above infinity: its bits shifted left by one, which drops the sign. One
+                 * operation, whose largest over a run an unsigned maximum keeps (kernel_noting_row).
+                 */
+                template <class A>
+                inline xsimd::batch<std::uint32_t, A>
+                magnitude_order(const xsimd::batch<float, A>& x) noexcept
+                {
+#if XSIMD_VERSION_MAJOR >= 9
+                    return xsimd::bitwise_cast<std::uint32_t>(x) << 1;
+#else
+                    return xsimd::bitwise_cast<xsimd::batch<std::uint32_t, A>>(x) << 1;
+#endif
+                }
+
+                /// magnitude_order of one float.
+                inline std::uint32_t magnitude_order(float x) noexcept
+                {
+                    std::uint32_t bits = 0;
+                    std::memcpy(&bits, &x, sizeof(bits));
+                    return bits << 1;
                 }
 
                 /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.

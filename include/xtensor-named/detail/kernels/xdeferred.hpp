@@ -124,10 +124,16 @@ namespace xt
                     return m_size;
                 }
 
+                /// The elements of one row of the first axis.
+                std::size_t row_elements() const noexcept
+                {
+                    return m_rows == 0 ? 0 : m_size / m_rows;
+                }
+
                 /// The bytes of one row of the first axis.
                 std::size_t row_bytes() const noexcept
                 {
-                    return m_rows == 0 ? 0 : m_size / m_rows * m_element_bytes;
+                    return row_elements() * m_element_bytes;
                 }
 
             protected:

@@ -284,7 +284,7 @@ namespace xt
                 {
                 }
 
-                void compute(value_type* data, std::size_t first, std::size_t last) const override
+                void compute(value_type* rows, std::size_t first, std::size_t last) const override
                 {
                     prepare();
                     if constexpr (reduces)
@@ -293,7 +293,7 @@ namespace xt
                         {
                             xt::svector<std::ptrdiff_t, 8> strides(m_shape.size());
                             xt::compute_strides(m_shape, xt::layout_type::row_major, strides);
-                            m_job->run(data, strides, first, last);
+                            m_job->run(rows, strides, first, last);
                             return;
                         }
                     }
@@ -301,16 +301,17 @@ namespace xt
                     {
                         if (m_job)
                         {
-                            m_job->run(data, first, last);
+                            m_job->run(rows, first, last);
                             return;
                         }
                     }
+                    // Without a job the evaluation is not by rows: it is asked for every row, from row 0.
                     std::size_t size = 1;
                     for (std::size_t n : m_shape)
                     {
                         size *= n;
                     }
-                    auto out = xt::adapt(data, size, xt::no_ownership(), m_shape);
+                    auto out = xt::adapt(rows, size, xt::no_ownership(), m_shape);
                     evaluate_in_place(out, m_expression);
                 }
 

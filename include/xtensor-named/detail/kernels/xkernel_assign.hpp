@@ -212,7 +212,7 @@ namespace xt
                     { evaluation.visit_deferred(visit); };
                     if (m_blocks)
                     {
-                        const std::size_t row_elements = rows == 0 ? 0 : deferred->size() / rows;
+                        const std::size_t row_elements = deferred->row_elements();
                         pending.compute = [deferred, row_elements](std::size_t first, std::size_t last) {
                             deferred->evaluation().compute(deferred->memory() + first * row_elements, first,
                                                            last);
@@ -296,12 +296,13 @@ namespace xt
                             pending.reads =
                                 [job](const void* data, std::size_t element_bytes, const memory_span& span)
                             { return job->reads(data, element_bytes, span); };
-                            pending.compute = [job, temporary](std::size_t first, std::size_t last)
-                            {
-                                const std::size_t row_elements =
-                                    temporary->dimension() == 0 || temporary->shape()[0] == 0
-                                        ? 0
-                                        : temporary->size() / temporary->shape()[0];
+                            // The temporary's shape is fixed: its rows' length is taken once.
+                            const std::size_t row_elements =
+                                temporary->dimension() == 0 || temporary->shape()[0] == 0
+                                    ? 0
+                                    : temporary->size() / temporary->shape()[0];
+                            pending.compute = [job, temporary, row_elements](std::size_t first,
+                                                                             std::size_t last) {
                                 job->run(temporary->data() + first * row_elements, temporary->strides(),
                                          first, last);
                             };

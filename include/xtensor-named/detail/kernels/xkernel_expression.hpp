@@ -17,8 +17,10 @@
 // come from a row (see xkernel_row.hpp). Every node gives its lanes as values of T or as masks, as its
 // parent asks: a mask used as a value is 1 or 0, a value used as a mask is "not 0", as in C++.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -100,6 +102,7 @@ namespace xt
             {
                 static constexpr bool supported = false;
                 static constexpr bool notes_inside = false;
+                static constexpr double noting_reach = std::numeric_limits<double>::infinity();
                 static constexpr std::size_t leaves = 0;
             };
 
@@ -128,6 +131,7 @@ namespace xt
                 using value_type = T;
                 static constexpr bool supported = true;
                 static constexpr bool notes_inside = false;
+                static constexpr double noting_reach = std::numeric_limits<double>::infinity();
                 static constexpr std::size_t leaves = 1;
 
                 template <std::size_t I, class Row>
@@ -224,6 +228,21 @@ namespace xt
             {
             };
 
+            /// The largest magnitude of its argument for which an operation that notes it computes
+            /// lanes of `T` accurately; infinity for every other operation.
+            template <class Op, class T>
+            constexpr double kernel_noting_reach() noexcept
+            {
+                if constexpr (kernel_notes_inside<Op, T>::value)
+                {
+                    return Op::template noting_reach<T>;
+                }
+                else
+                {
+                    return std::numeric_limits<double>::infinity();
+                }
+            }
+
             template <class T, class F, class... CT>
             struct kernel_function
             {
@@ -249,6 +268,11 @@ namespace xt
                 static constexpr bool supported = fits() && (kernel_node<T, CT>::supported && ...);
                 static constexpr bool notes_inside =
                     kernel_notes_inside<op, T>::value || (kernel_node<T, CT>::notes_inside || ...);
+                /// The smallest reach of the operations that note their argument, here and below: one
+                /// test for them all (kernel_noting_row), which sends a lane beyond it in any of them to
+                /// the tested pass.
+                static constexpr double noting_reach =
+                    std::min({kernel_noting_reach<op, T>(), kernel_node<T, CT>::noting_reach...});
                 static constexpr std::size_t leaves = (kernel_node<T, CT>::leaves + ... + 0);
 
                 // The first leaf index of each child, leaves numbered depth first.
@@ -339,7 +363,7 @@ namespace xt
                     if constexpr (is_noting_row<Row>::value && kernel_notes_inside<op, T>::value)
                     {
                         return op::apply_noting(
-                            row.inside,
+                            row.largest,
                             kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
                                 row, i)...);
                     }
@@ -370,6 +394,7 @@ namespace xt
 
                 static constexpr bool supported = child::supported;
                 static constexpr bool notes_inside = child::notes_inside;
+                static constexpr double noting_reach = child::noting_reach;
                 static constexpr std::size_t leaves = child::leaves;
 
                 template <class C>

@@ -301,7 +301,7 @@ namespace xt
                         const kernel_noting_row<Row, T> noting(row);
                         Sink first = sink;
                         eval_run<Node>(noting, count, first);
-                        if (XTENSOR_NAMED_LIKELY(xsimd::all(noting.inside)))
+                        if (XTENSOR_NAMED_LIKELY(noting.all_within(Node::noting_reach)))
                         {
                             sink = first;
                             return;
@@ -339,7 +339,7 @@ namespace xt
                 sink = local_sink;
                 if constexpr (is_noting_row<Row>::value)
                 {
-                    row.inside = local_row.inside;
+                    row.largest = local_row.largest;
                 }
             }
 
@@ -354,7 +354,7 @@ namespace xt
                     {
                         const kernel_noting_row<Row, T> noting(row);
                         eval_run_streaming<Node>(noting, count, dst);
-                        if (XTENSOR_NAMED_LIKELY(xsimd::all(noting.inside)))
+                        if (XTENSOR_NAMED_LIKELY(noting.all_within(Node::noting_reach)))
                         {
                             return;
                         }
@@ -381,7 +381,7 @@ namespace xt
                 }
                 if constexpr (is_noting_row<Row>::value)
                 {
-                    row.inside = local_row.inside;
+                    row.largest = local_row.largest;
                 }
             }
 

@@ -191,15 +191,20 @@ namespace xt
             template <class Bounds>
             struct kernel_interval
             {
+                /// The bound nearer to 0: one comparison of |x| where there would be two, which leaves the
+                /// few lanes between it and the farther bound to the exact path.
+                template <class T>
+                static constexpr double reach() noexcept
+                {
+                    constexpr auto bounds = Bounds::template of<T>();
+                    return -bounds.first < bounds.second ? -bounds.first : bounds.second;
+                }
+
                 template <class B>
                 static auto inside(const B& x) noexcept
                 {
                     using T = typename B::value_type;
-                    constexpr auto bounds = Bounds::template of<T>();
-                    // One comparison where there would be two: |x| against the bound nearer to 0, which
-                    // leaves the few lanes between it and the farther one to the exact path.
-                    constexpr double reach = -bounds.first < bounds.second ? -bounds.first : bounds.second;
-                    return xsimd::abs(x) <= B(T(reach));
+                    return xsimd::abs(x) <= B(T(reach<T>()));
                 }
 
                 /// Outside, or NaN (the lanes are float or double: no integer reaches a guarded function).
@@ -301,15 +306,18 @@ namespace xt
 
 /// A guarded function whose float form xsimd computes with the processor's conversions, defined on every
 /// input (a lane outside gives a wrong number, not undefined behaviour): in a float run it can skip the
-/// branch, clear the lanes outside in `inside`, and leave them to a second pass (kernel_noting_row).
+/// branch, note the largest magnitude of its argument in `largest`, and leave the run to a second pass
+/// when that is beyond `noting_reach` (kernel_noting_row). Two operations a batch, with no comparison.
 #define XTENSOR_NAMED_KERNEL_NOTING(NAME, DOMAIN)                                                            \
     XTENSOR_NAMED_KERNEL_GUARDED_BEGIN(NAME, DOMAIN)                                                         \
     template <class T>                                                                                       \
     static constexpr bool notes_inside = std::is_same<T, float>::value;                                      \
+    template <class T>                                                                                       \
+    static constexpr double noting_reach = DOMAIN::template reach<T>();                                      \
     template <class V, class M>                                                                              \
-    XTENSOR_NAMED_INLINE_CALLEES static V apply_noting(M& inside, const V& x) noexcept                       \
+    XTENSOR_NAMED_INLINE_CALLEES static V apply_noting(M& largest, const V& x) noexcept                      \
     {                                                                                                        \
-        inside = inside & DOMAIN::inside(x);                                                                 \
+        largest = xsimd::max(largest, simd::magnitude_order(x));                                             \
         return xt::math::NAME##_fun{}.simd_apply(x);                                                         \
     }                                                                                                        \
     }                                                                                                        \

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "../../xcompat_xsimd.hpp"
@@ -117,16 +118,28 @@ namespace xt
 
             /**
              * A row whose guarded float functions (exp, expm1, exp2) skip their per-batch branch: each
-             * clears in `inside` the lanes outside its function's accurate range, and the run is computed
-             * again with the branches when one was (kernel_op::apply_noting, eval_run). The loop then
-             * holds no call and keeps the function's constants in registers.
+             * keeps in `largest` the largest magnitude of its argument's lanes (simd::magnitude_order),
+             * and the run is computed again with the branches when one was beyond the smallest reach of
+             * those functions (kernel_op::apply_noting, eval_run). The loop then holds no call and keeps
+             * the function's constants in registers. An unsigned maximum, not a mask: the loop is bound
+             * by the vector units, and a mask took three operations a batch, and a store and a load,
+             * since the compiler kept it in memory.
              */
             template <class Row, class T>
             struct kernel_noting_row : Row
             {
-                mutable simd::mask<T> inside;
+                using magnitude_type = decltype(simd::magnitude_order(std::declval<simd::batch<T>>()));
 
-                explicit kernel_noting_row(const Row& row) noexcept : Row(row), inside(true) {}
+                mutable magnitude_type largest;
+
+                explicit kernel_noting_row(const Row& row) noexcept : Row(row), largest(0u) {}
+
+                /// Whether every argument noted was at most `reach` in magnitude (not NaN).
+                bool all_within(double reach) const noexcept
+                {
+                    return xsimd::all(largest <=
+                                      magnitude_type(simd::magnitude_order(static_cast<T>(reach))));
+                }
             };
 
             template <class Row>
