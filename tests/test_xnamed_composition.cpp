@@ -17,9 +17,11 @@
 #include <algorithm>
 #include <cmath>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -299,6 +301,94 @@ TEST(named_composition, reductions_inside_an_operation_are_computed_with_its_row
     const auto centred = nx - xn::nanmean(nx, {"w"});
     const xt::xarray<double> through_xtensor = centred.expression();
     EXPECT_TRUE(same_bits(xn::eval(nx - xn::nanmean(nx, {"w"})).expression(), through_xtensor));
+}
+
+namespace
+{
+    /// A deferred temporary's rows, element (r, k) = r + k / 64, that counts the rows it computes.
+    class counted_rows final : public xn::detail::deferred_evaluation<double>
+    {
+    public:
+        counted_rows(std::size_t row_elements, std::atomic<std::size_t>& computed)
+            : m_row_elements(row_elements), m_computed(computed)
+        {
+        }
+
+        static double value(std::size_t r, std::size_t k)
+        {
+            return static_cast<double>(r) + static_cast<double>(k) / 64;
+        }
+
+        void compute(double* rows, std::size_t first, std::size_t last) const override
+        {
+            for (std::size_t r = first; r < last; ++r)
+            {
+                for (std::size_t k = 0; k < m_row_elements; ++k)
+                {
+                    rows[(r - first) * m_row_elements + k] = value(r, k);
+                }
+            }
+            m_computed += last - first;
+        }
+
+        bool by_rows() const noexcept override
+        {
+            return true;
+        }
+
+        std::size_t input_bytes() const noexcept override
+        {
+            return 0;
+        }
+
+        bool reads(const void*, std::size_t, const xn::detail::memory_span&) const noexcept override
+        {
+            return false;
+        }
+
+    private:
+        std::size_t m_row_elements;
+        std::atomic<std::size_t>& m_computed;
+    };
+} // namespace
+
+TEST(named_composition, a_temporary_that_a_reduction_of_the_same_block_reads_is_computed_once)
+{
+    // x / sum(x over c), x a deferred temporary (as a softmax's maximum is): the sum, computed for each
+    // block, reads the rows of x that the block computed, and computes none again. Large enough for
+    // many blocks of rows.
+    const shape_t shape{64, 3, 32, 32};
+    const std::size_t row_elements = 3 * 32 * 32;
+    std::atomic<std::size_t> computed{0};
+    using container = xn::detail::deferred_container<double, shape_t>::type;
+    auto state = std::make_shared<const xn::detail::deferred_state<double>>(
+        shape, std::make_unique<const counted_rows>(row_elements, computed));
+    const container x(xn::detail::deferred_buffer<double>(std::move(state)), shape);
+    auto nx = xn::name(x, {"n", "c", "h", "w"});
+
+    const auto shares = xn::eval(nx / xn::sum(nx, {"c"}));
+    EXPECT_EQ(computed.load(), shape[0]);
+
+    // The reference loop, with the sum in the order of c.
+    for (std::size_t n : {0, 17, 63})
+    {
+        for (std::size_t h : {0, 31})
+        {
+            for (std::size_t w : {0, 5, 31})
+            {
+                double total = 0;
+                for (std::size_t c = 0; c < 3; ++c)
+                {
+                    total += counted_rows::value(n, (c * 32 + h) * 32 + w);
+                }
+                for (std::size_t c = 0; c < 3; ++c)
+                {
+                    EXPECT_EQ(shares.expression()(n, c, h, w),
+                              counted_rows::value(n, (c * 32 + h) * 32 + w) / total);
+                }
+            }
+        }
+    }
 }
 
 TEST(named_composition, threads_that_evaluate_copies_of_an_operation_at_once_read_one_reduction)

@@ -583,7 +583,8 @@ namespace xt
                     // A deferred one's rows [first, last) into a block's scratch memory, where its rows are
                     // not kept; empty elsewhere.
                     std::function<void(std::size_t, std::size_t, char*)> compute_in_scratch;
-                    bool in_scratch = false; // its rows were computed in scratch memory only
+                    bool in_scratch = false;       // its rows were computed in scratch memory only
+                    std::size_t scratch_bytes = 0; // what a block of its rows takes there
                     std::function<void(const deferred_visitor&)> visit; // the deferred ones it reads
                 };
                 std::vector<pending_reduction> m_pending;
@@ -596,11 +597,13 @@ namespace xt
                                 const Run& run)
                 {
                     std::size_t scratch_bytes = 0;
-                    for (const auto& pending : m_pending)
+                    for (auto& pending : m_pending)
                     {
                         if (pending.aligned && pending.compute_in_scratch)
                         {
-                            scratch_bytes += block_scratch::rounded(step * pending.deferred->row_bytes());
+                            pending.scratch_bytes =
+                                block_scratch::rounded(step * pending.deferred->row_bytes());
+                            scratch_bytes += pending.scratch_bytes;
                         }
                     }
                     block_scratch scratch(scratch_bytes);
@@ -630,11 +633,17 @@ namespace xt
                                 pending.in_scratch = true;
                                 computed.push_back(
                                     deferred_rows{pending.deferred, first, last, free_scratch});
-                                free_scratch += block_scratch::rounded(step * pending.deferred->row_bytes());
+                                free_scratch += pending.scratch_bytes;
                             }
                             else if (pending.aligned)
                             {
                                 pending.compute(first, last);
+                                if (pending.deferred != nullptr)
+                                {
+                                    // A reduction of this block that reads them (a softmax's sum reads
+                                    // its maximum) finds them here, and does not compute them again.
+                                    computed.push_back(deferred_rows{pending.deferred, first, last});
+                                }
                             }
                             else if (!pending.done)
                             {

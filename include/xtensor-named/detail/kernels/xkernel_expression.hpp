@@ -101,7 +101,6 @@ namespace xt
             struct kernel_unsupported
             {
                 static constexpr bool supported = false;
-                static constexpr bool notes_inside = false;
                 static constexpr double noting_reach = std::numeric_limits<double>::infinity();
                 static constexpr std::size_t leaves = 0;
             };
@@ -130,7 +129,6 @@ namespace xt
             {
                 using value_type = T;
                 static constexpr bool supported = true;
-                static constexpr bool notes_inside = false;
                 static constexpr double noting_reach = std::numeric_limits<double>::infinity();
                 static constexpr std::size_t leaves = 1;
 
@@ -215,25 +213,23 @@ namespace xt
                 }
             }
 
-            /// Whether an operation on batches of `T` can note the lanes inside its accurate range
-            /// (`apply_noting`) instead of testing every batch (see kernel_noting_row).
             template <class Op, class T, class = void>
-            struct kernel_notes_inside : std::false_type
+            struct kernel_has_noting_reach : std::false_type
             {
             };
 
             template <class Op, class T>
-            struct kernel_notes_inside<Op, T, std::void_t<decltype(Op::template notes_inside<T>)>>
-                : std::bool_constant<Op::template notes_inside<T>>
+            struct kernel_has_noting_reach<Op, T, std::void_t<decltype(Op::template noting_reach<T>)>>
+                : std::true_type
             {
             };
 
-            /// The largest magnitude of its argument for which an operation that notes it computes
-            /// lanes of `T` accurately; infinity for every other operation.
+            /// The largest magnitude of its argument for which an operation that notes it (`apply_noting`,
+            /// kernel_noting_row) computes lanes of `T` accurately; infinity for every other operation.
             template <class Op, class T>
             constexpr double kernel_noting_reach() noexcept
             {
-                if constexpr (kernel_notes_inside<Op, T>::value)
+                if constexpr (kernel_has_noting_reach<Op, T>::value)
                 {
                     return Op::template noting_reach<T>;
                 }
@@ -241,6 +237,13 @@ namespace xt
                 {
                     return std::numeric_limits<double>::infinity();
                 }
+            }
+
+            /// Whether an operation or a node of that noting reach notes the largest magnitude of its
+            /// argument in a run, instead of testing every batch.
+            constexpr bool kernel_notes(double noting_reach) noexcept
+            {
+                return noting_reach < std::numeric_limits<double>::infinity();
             }
 
             template <class T, class F, class... CT>
@@ -266,8 +269,6 @@ namespace xt
                 }
 
                 static constexpr bool supported = fits() && (kernel_node<T, CT>::supported && ...);
-                static constexpr bool notes_inside =
-                    kernel_notes_inside<op, T>::value || (kernel_node<T, CT>::notes_inside || ...);
                 /// The smallest reach of the operations that note their argument, here and below: one
                 /// test for them all (kernel_noting_row), which sends a lane beyond it in any of them to
                 /// the tested pass.
@@ -360,7 +361,7 @@ namespace xt
                 static auto apply(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    if constexpr (is_noting_row<Row>::value && kernel_notes_inside<op, T>::value)
+                    if constexpr (is_noting_row<Row>::value && kernel_notes(kernel_noting_reach<op, T>()))
                     {
                         return op::apply_noting(
                             row.largest,
@@ -393,7 +394,6 @@ namespace xt
                 using expression_type = xt::xbroadcast<CT, X>;
 
                 static constexpr bool supported = child::supported;
-                static constexpr bool notes_inside = child::notes_inside;
                 static constexpr double noting_reach = child::noting_reach;
                 static constexpr std::size_t leaves = child::leaves;
 

@@ -292,7 +292,8 @@ namespace xt
             inline void eval_run(const Row& row, std::size_t count, Sink& sink) noexcept
             {
                 using T = typename Node::value_type;
-                if constexpr (Node::notes_inside && simd::has_batch_v<T> && !is_noting_row<Row>::value)
+                if constexpr (kernel_notes(Node::noting_reach) && simd::has_batch_v<T> &&
+                              !is_noting_row<Row>::value)
                 {
                     // Without the guarded functions' tests first (kernel_noting_row); again with them
                     // where a lane was outside a function's range, from the sink's state before the run.
@@ -347,7 +348,8 @@ namespace xt
             inline void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept
             {
                 using traits = simd::batch_traits<T>;
-                if constexpr (Node::notes_inside && simd::has_batch_v<T> && !is_noting_row<Row>::value)
+                if constexpr (kernel_notes(Node::noting_reach) && simd::has_batch_v<T> &&
+                              !is_noting_row<Row>::value)
                 {
                     // As eval_run.
                     if (!row.reads(dst))

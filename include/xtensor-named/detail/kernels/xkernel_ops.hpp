@@ -311,9 +311,9 @@ namespace xt
 #define XTENSOR_NAMED_KERNEL_NOTING(NAME, DOMAIN)                                                            \
     XTENSOR_NAMED_KERNEL_GUARDED_BEGIN(NAME, DOMAIN)                                                         \
     template <class T>                                                                                       \
-    static constexpr bool notes_inside = std::is_same<T, float>::value;                                      \
-    template <class T>                                                                                       \
-    static constexpr double noting_reach = DOMAIN::template reach<T>();                                      \
+    static constexpr double noting_reach =                                                                   \
+        std::is_same<T, float>::value ? DOMAIN::template reach<T>()                                          \
+                                      : std::numeric_limits<double>::infinity();                             \
     template <class V, class M>                                                                              \
     XTENSOR_NAMED_INLINE_CALLEES static V apply_noting(M& largest, const V& x) noexcept                      \
     {                                                                                                        \
