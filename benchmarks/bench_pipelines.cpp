@@ -28,6 +28,8 @@
 //   bench_pipelines --benchmark_filter=softmax         # one case
 //   bench_pipelines --benchmark_out=r.json --benchmark_out_format=json   # for benchmarks/run_all.py
 //   bench_pipelines_tbb --threads=2                    # built with XTENSOR_USE_TBB: at most 2 threads
+//   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 bench_pipelines   # as run_all.py runs it: the large buffers
+//                                                      # on transparent huge pages, as numpy's arrays are
 
 #include <algorithm>
 #include <cmath>

@@ -32,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from run_all import PIPELINES, format_time, medians_of
+from run_all import PIPELINES, format_time, medians_of, same_pages_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "build" / "bench" / "benchmarks"
@@ -46,7 +46,7 @@ def run_cpp(command, pattern, min_time, repetitions, clock):
         subprocess.run([*command, f"--benchmark_filter=^({pattern})/", f"--benchmark_min_time={min_time}",
                         f"--benchmark_repetitions={repetitions}", f"--benchmark_out={out}",
                         "--benchmark_out_format=json", "--benchmark_color=false"],
-                       check=True, stdout=subprocess.DEVNULL)
+                       check=True, stdout=subprocess.DEVNULL, env=same_pages_environment())
         return medians_of(json.loads(out.read_text()), clock)
 
 
@@ -67,7 +67,7 @@ def python_medians(args, torch_threads):
     """numpy's and PyTorch's medians from bench_pipelines.py, PyTorch on `torch_threads` (0: its default)."""
     python = subprocess.run(["/usr/bin/python3", str(ROOT / "benchmarks" / "bench_pipelines.py"), "--json",
                              "--torch-threads", str(torch_threads), "--repetitions", str(args.repetitions)],
-                            check=True, capture_output=True, text=True)
+                            check=True, capture_output=True, text=True, env=same_pages_environment())
     return json.loads(python.stdout)["medians"]
 
 
