@@ -17,8 +17,9 @@ build gets) against bench_pipelines (-march=native, through xtensor-named::optim
 time, beside numpy, which picks its instruction set at run time.
 
 Each build runs `--rounds` times, the builds in turn, and each figure is the median over the rounds of
-each run's median. Needs a Release build (build/bench, as run_all.py builds it; TBB found for the
-threads) and Debian's /usr/bin/python3 for the numpy and PyTorch columns.
+each run's median. Every program runs under run_all.py's SAME_PAGES (large blocks on huge pages, as
+numpy's arrays). Needs a Release build (build/bench, as run_all.py builds it; TBB found for the threads)
+and Debian's /usr/bin/python3 for the numpy and PyTorch columns.
 
     /usr/bin/python3 benchmarks/configurations.py          # both tables and docs/benchmarks_configurations.png
     /usr/bin/python3 benchmarks/configurations.py --table threads --rounds 3 --filter 'softmax|exp'

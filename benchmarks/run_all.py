@@ -87,6 +87,9 @@ def bytes_moved(case, m, n, s):
 # misses in C++ (channel_max: numpy 5% faster with its advice than without). glibc's malloc gives the same
 # advice to its large blocks under this tunable, so every program of the run reads the same kind of memory.
 SAME_PAGES = "glibc.malloc.hugetlb=1"
+# What both sections of the report say of it.
+MEMORY_LINE = (f"- Memory: every program of the run with `GLIBC_TUNABLES={SAME_PAGES}`: glibc's malloc then advises\n"
+               "  transparent huge pages for its large blocks, as numpy does for its arrays of 4 MiB or more")
 
 
 def same_pages_environment():
@@ -301,8 +304,7 @@ measures what the library costs the compiler and rewrites the Compile cost secti
 ## Machine
 
 {machine_description(bench_output, build_dir)}
-- Memory: every program of the run with `GLIBC_TUNABLES={SAME_PAGES}`: glibc's malloc then advises
-  transparent huge pages for its large blocks, as numpy does for its arrays of 4 MiB or more
+{MEMORY_LINE}
 - Date: {datetime.date.today().isoformat()}
 - Command: `{command}`
 
@@ -489,8 +491,7 @@ repetitions of CPU time.
 {warning}
 {cpu_description()} (the pipelines may have run on another machine than the section above)
 - Sizes ({scale}): {sizes}
-- Memory: every program of the run with `GLIBC_TUNABLES={SAME_PAGES}`: glibc's malloc then advises
-  transparent huge pages for its large blocks, as numpy does for its arrays of 4 MiB or more
+{MEMORY_LINE}
 - Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
 - Command: `{command}`
 
