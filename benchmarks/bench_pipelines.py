@@ -13,7 +13,8 @@ the API has them; PyTorch on the CPU with one thread, under torch.inference_mode
 is checked once against a float64 numpy reference before anything is timed (exit status 1 on a
 mismatch). Times are medians of CPU time over repetitions (9 unless told otherwise) taken in random
 interleaved order, as bench_pipelines measures. Prints a table, or JSON with --json (what
-benchmarks/run_all.py reads): {"medians": {"softmax/numpy": seconds, ...}, "notes": {...}, ...}.
+benchmarks/run_all.py reads): {"medians": {"softmax/numpy": seconds, ...}, "samples": {"softmax/numpy":
+[seconds of each repetition], ...}, "notes": {...}, ...}.
 
 Run it with the Python that has numpy and PyTorch (on Debian: /usr/bin/python3):
 
@@ -412,7 +413,7 @@ def main():
                 "python": sys.version.split()[0]}
     if args.json:
         json.dump({**versions, "scale": args.scale, "repetitions": args.repetitions, "medians": medians,
-                   "notes": notes}, sys.stdout, indent=1)
+                   "samples": samples, "notes": notes}, sys.stdout, indent=1)
         print()
         return
     print(f"numpy {versions['numpy']}, PyTorch {versions['torch'] or '-'} (one thread), {args.scale} sizes: "

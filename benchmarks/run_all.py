@@ -11,7 +11,8 @@
 Builds bench_kernels and bench_pipelines (Release, -march=native through xtensor-named::optimize) unless
 given them, runs bench_kernels (xtensor, xtensor-named, Eigen and a copy, interleaved, medians of 15) and
 bench_numpy.py, then bench_pipelines (a hand-written loop, xtensor and xtensor-named on realistic
-pipelines) and bench_pipelines.py (numpy and PyTorch on the same pipelines), and writes
+pipelines) and bench_pipelines.py (numpy and PyTorch on the same pipelines) in turn, 5 rounds of 3
+repetitions each (--rounds, --repetitions), and writes
 benchmarks/README.md (the ratio table, the machine, the command, the benchmark's own output, and the
 Pipelines section), docs/benchmarks.png and docs/benchmarks_pipelines.png. Needs numpy and matplotlib
 (and PyTorch for its column): on Debian, run it with /usr/bin/python3.
@@ -33,6 +34,7 @@ import platform
 import re
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -130,15 +132,18 @@ def build(build_dir, targets):
     return found
 
 
+# Google Benchmark's time units.
+SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
 def medians_of(report, clock="cpu_time"):
     """Median time in seconds (`clock`: "cpu_time" or "real_time") of every benchmark of a Google Benchmark
     JSON report, by name (without the "/real_time" that wall-clock benchmarks add)."""
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     result = {}
     for b in report["benchmarks"]:
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
-        result[b["run_name"].removesuffix("/real_time")] = b[clock] * scale[b.get("time_unit", "ns")]
+        result[b["run_name"].removesuffix("/real_time")] = b[clock] * SECONDS_PER_UNIT[b.get("time_unit", "ns")]
     return result
 
 
@@ -386,43 +391,78 @@ PIPELINES = [("normalize", "(x - m[c]) / s[c]", 1.3),
              ("anomaly", "x - nanmean(x over time), x an outer join with NaN", 2.0),
              ("join_anomaly", "j = a + b (outer join on time); j - nanmean(j over time)", 2.0)]
 
-# The columns of the pipelines' table and plot: label, where the time comes from, the key in it.
-PIPELINE_COLUMNS = [("hand", "bench", "hand"), ("xtensor", "bench", "xtensor"),
-                    ("xtensor-named", "bench", "named"), ("numpy", "python", "numpy"),
-                    ("PyTorch", "python", "torch")]
+# The columns of the pipelines' table and plot: label, the implementation's name in the benchmarks.
+PIPELINE_COLUMNS = [("hand", "hand"), ("xtensor", "xtensor"), ("xtensor-named", "named"), ("numpy", "numpy"),
+                    ("PyTorch", "torch")]
+
+
+def repetition_samples(report, clock="cpu_time"):
+    """Every repetition's time in seconds of a Google Benchmark JSON report, by benchmark name."""
+    samples = {}
+    for b in report["benchmarks"]:
+        if b.get("run_type") == "iteration":
+            name = b["run_name"].removesuffix("/real_time")
+            samples.setdefault(name, []).append(b[clock] * SECONDS_PER_UNIT[b.get("time_unit", "ns")])
+    return samples
 
 
 def run_pipelines(args, bench):
-    """Runs bench_pipelines and bench_pipelines.py; their medians (seconds), context and notes."""
+    """Runs bench_pipelines and bench_pipelines.py in turn, args.rounds times each; the medians (seconds)
+    of every case's repetitions over all rounds and of each round's, context and notes.
+
+    Alternating the programs spreads what a shared machine does over minutes across every implementation,
+    rather than into the one program that happened to run then."""
     json_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_pipelines_{os.getpid()}.json"
-    timing = [f"--benchmark_min_time={args.min_time}"] if args.min_time else []
-    result = run([str(bench), f"--scale={args.scale}", f"--benchmark_out={json_path}",
-                  "--benchmark_out_format=json", "--benchmark_color=false", *timing, *args.pipelines_arg],
-                 capture_output=True, text=True)
-    print(result.stdout)
-    report = json.loads(json_path.read_text())
-    json_path.unlink()
-
-    python = args.numpy_python or sys.executable
-    timing = [f"--min-time={args.min_time}"] if args.min_time else []
-    python_run = run([python, str(ROOT / "benchmarks" / "bench_pipelines.py"), "--json", f"--scale={args.scale}",
-                      *timing], capture_output=True, text=True)
-    print(python_run.stderr)
-    python_report = json.loads(python_run.stdout)
-
-    notes = {}
-    notes.update(python_report.get("notes", {}))
     given = [a.split("=", 1)[1] for a in args.pipelines_arg if a.startswith("--benchmark_repetitions=")]
+    repetitions = int(given[-1]) if given else args.repetitions
+    timing = [f"--benchmark_min_time={args.min_time}"] if args.min_time else []
+    python = args.numpy_python or sys.executable
+    python_timing = [f"--min-time={args.min_time}"] if args.min_time else []
+    samples, notes = {}, {}  # samples: by name, each round's repetitions
+    for round_index in range(args.rounds):
+        print(f"Round {round_index + 1} of {args.rounds}", flush=True)
+        # Every repetition goes to the JSON file; the console shows the medians of this round.
+        result = run([str(bench), f"--scale={args.scale}", f"--benchmark_out={json_path}",
+                      "--benchmark_out_format=json", "--benchmark_color=false",
+                      f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=false",
+                      "--benchmark_display_aggregates_only=true", *timing, *args.pipelines_arg],
+                     capture_output=True, text=True)
+        print(result.stdout)
+        report = json.loads(json_path.read_text())
+        json_path.unlink()
+        for name, times in repetition_samples(report).items():
+            samples.setdefault(name, []).append(times)
+
+        python_run = run([python, str(ROOT / "benchmarks" / "bench_pipelines.py"), "--json",
+                          f"--scale={args.scale}", f"--repetitions={repetitions}", f"--seed={round_index}",
+                          *python_timing], capture_output=True, text=True)
+        print(python_run.stderr)
+        python_report = json.loads(python_run.stdout)
+        for name, times in python_report["samples"].items():
+            samples.setdefault(name, []).append(times)
+        notes.update(python_report.get("notes", {}))
+
+    medians = {name: statistics.median(t for times in rounds for t in times) for name, rounds in samples.items()}
+    round_medians = {name: [statistics.median(times) for times in rounds] for name, rounds in samples.items()}
     output = result.stdout
-    return {"bench": medians_of(report), "python": python_report["medians"], "context": report.get("context", {}),
-            "notes": notes, "numpy": python_report.get("numpy"), "torch": python_report.get("torch"),
-            "repetitions": given[-1] if given else "9", "python_repetitions": python_report.get("repetitions"),
+    return {"medians": medians, "round_medians": round_medians, "context": report.get("context", {}), "notes": notes,
+            "numpy": python_report.get("numpy"), "torch": python_report.get("torch"),
+            "rounds": args.rounds, "repetitions": repetitions,
             "table": output[output.find("Pipelines ("):].strip()}
 
 
-def pipeline_time(p, case, source, key):
+def pipeline_time(p, case, key):
     """The median of `case` by one implementation, in seconds, or None."""
-    return p[source].get(f"{case}/{key}")
+    return p["medians"].get(f"{case}/{key}")
+
+
+def rounds_won(p, case, other):
+    """` (k/n)`: in how many of the n rounds xtensor-named's median of `case` was no slower than `other`'s.
+    A tie of one memory pass shows here as a split, where a slower path loses every round."""
+    named, theirs = (p["round_medians"].get(f"{case}/{key}") for key in ("named", other))
+    if not named or not theirs:
+        return ""
+    return f" ({sum(n <= t for n, t in zip(named, theirs))}/{len(named)})"
 
 
 def format_time(seconds):
@@ -439,7 +479,7 @@ def pipelines_section(p, args, command, image):
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     missed = []
     for case, what, bar in PIPELINES:
-        times = {label: pipeline_time(p, case, source, key) for label, source, key in PIPELINE_COLUMNS}
+        times = {label: pipeline_time(p, case, key) for label, key in PIPELINE_COLUMNS}
         named, hand, xtensor = times["xtensor-named"], times["hand"], times["xtensor"]
         cells = [f"`{case}`", f"`{what}`"] + [format_time(t) if t else "–" for t in times.values()]
         if named and hand:
@@ -451,14 +491,14 @@ def pipelines_section(p, args, command, image):
             cells.append("–")
         if named and xtensor:
             met = named <= xtensor
-            cells.append(f"{xtensor / named:.2f}{'' if met else ' ✗'}")
+            cells.append(f"{xtensor / named:.2f}{rounds_won(p, case, 'xtensor')}{'' if met else ' ✗'}")
             if not met:
                 missed.append(f"{case} (slower than xtensor)")
         else:
             cells.append("–")
         if named and times["numpy"]:
             met = named <= times["numpy"]
-            cells.append(f"{times['numpy'] / named:.2f}{'' if met else ' ✗'}")
+            cells.append(f"{times['numpy'] / named:.2f}{rounds_won(p, case, 'numpy')}{'' if met else ' ✗'}")
             if not met:
                 missed.append(f"{case} (slower than numpy)")
         else:
@@ -486,8 +526,9 @@ as xtensor's lazy reducers would recompute it at every element), and xtensor-nam
 `xn::missing_dims`). `bench_pipelines.py` times numpy ({p['numpy']}) and PyTorch ({p['torch']}, one
 thread, inference mode) on the same shapes and the same data, with `out=` where the API has it. Every
 implementation is checked against the hand loop (numpy and PyTorch against a float64 reference) before
-anything is timed. Times are medians of {p['repetitions']} (C++) and {p['python_repetitions']} (Python)
-repetitions of CPU time.
+anything is timed. The two programs run in turn, {p['rounds']} times each, {p['repetitions']} repetitions of
+each case a time: a time is the median CPU time of a case's {p['rounds'] * p['repetitions']} repetitions
+over all rounds, so that what the shared machine does over minutes falls on every implementation alike.
 {warning}
 {cpu_description()} (the pipelines may have run on another machine than the section above)
 - Sizes ({scale}): {sizes}
@@ -503,14 +544,15 @@ softmax, anomaly, join_anomaly), and no slower than xtensor or numpy.
 {chr(10).join(rows)}
 
 Ratios of median CPU times. named / hand: xtensor-named's time over the hand loop's, with the bar.
-xtensor / named, numpy / named, PyTorch / named: above 1 where xtensor-named is faster. ✗ marks a
-missed bar.
+xtensor / named, numpy / named, PyTorch / named: above 1 where xtensor-named is faster; (k/n): in k of
+the n rounds, xtensor-named's median was no slower (a split is a tie within the machine's noise). ✗ marks
+a missed bar.
 
 {"Every pipeline meets the bar." if not missed else "Missed in this run: " + ", ".join(missed) + "."}
 
 {notes}
 
-The benchmark's own table:
+The benchmark's own table, from its last round (medians of that round's repetitions only):
 
 ```
 {p['table']}
@@ -532,14 +574,14 @@ def plot_pipelines(p, path):
     import matplotlib.pyplot as plt
 
     series = [("xtensor", "#6aa84f"), ("xtensor-named", "#1f6fb4"), ("numpy", "#e8912d"), ("PyTorch", "#a64d79")]
-    sources = {label: (source, key) for label, source, key in PIPELINE_COLUMNS}
+    keys = dict(PIPELINE_COLUMNS)
     figure, ax = plt.subplots(figsize=(14, 5.2))
     width = 0.2
     for k, (label, color) in enumerate(series):
         positions, values = [], []
         for i, (case, *_rest) in enumerate(PIPELINES):
-            hand = pipeline_time(p, case, "bench", "hand")
-            t = pipeline_time(p, case, *sources[label])
+            hand = pipeline_time(p, case, "hand")
+            t = pipeline_time(p, case, keys[label])
             if hand and t:
                 positions.append(i + (k - 1.5) * width)
                 values.append(t / hand)
@@ -567,12 +609,15 @@ def plot_pipelines(p, path):
 def section_span(text, heading):
     """Where the section that starts at `heading` is in `text` (up to the next heading of its level): its
     start and end offsets, the end None for the last section; None when there is no such section."""
-    start = text.find(f"\n{heading}\n")
+    # A newline before the text finds a heading on its first line too; offsets in `padded` less one are
+    # offsets in `text`, and a heading's own offset is that of the newline before it in `padded`.
+    padded = "\n" + text
+    start = padded.find(f"\n{heading}\n")
     if start < 0:
         return None
     level = heading.split(" ", 1)[0]
-    end = text.find(f"\n{level} ", start + 1)
-    return start + 1, (end + 1 if end >= 0 else None)
+    end = padded.find(f"\n{level} ", start + 1)
+    return start, (end if end >= 0 else None)
 
 
 def replace_section(text, heading, section):
@@ -597,6 +642,10 @@ def main():
                         help="sizes of the pipelines (small: a quick check, reported under the build directory)")
     parser.add_argument("--min-time", type=float, default=None,
                         help="seconds per repetition of each pipeline (default: the tools' own)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="how many times bench_pipelines and bench_pipelines.py run, in turn (default 5)")
+    parser.add_argument("--repetitions", type=int, default=3,
+                        help="repetitions of each pipeline case in each round (default 3)")
     parser.add_argument("--pipelines-arg", action="append", default=[],
                         help="one more argument for bench_pipelines, e.g. --pipelines-arg=--benchmark_filter=exp")
     parser.add_argument("--readme", type=Path, default=None, help="default: benchmarks/README.md")
@@ -604,6 +653,8 @@ def main():
     parser.add_argument("--pipelines-plot", type=Path, default=None, help="default: docs/benchmarks_pipelines.png")
     parser.add_argument("bench_args", nargs="*", help="more arguments for bench_kernels (after --)")
     args = parser.parse_args()
+    if args.rounds < 1 or args.repetitions < 1:
+        parser.error("--rounds and --repetitions take a positive count")
 
     # Small sizes are no measurement: their report stays out of the repository unless asked for.
     report_dir = args.build_dir / "report" if args.scale == "small" else None
