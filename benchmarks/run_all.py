@@ -136,15 +136,18 @@ def build(build_dir, targets):
 SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def medians_of(report, clock="cpu_time"):
-    """Median time in seconds (`clock`: "cpu_time" or "real_time") of every benchmark of a Google Benchmark
-    JSON report, by name (without the "/real_time" that wall-clock benchmarks add)."""
-    result = {}
+def timed_runs(report, clock="cpu_time"):
+    """Every run of a Google Benchmark JSON report (repetitions and aggregates): the run, its benchmark's
+    name without the "/real_time" that wall-clock benchmarks add, and its time in seconds (`clock`:
+    "cpu_time" or "real_time")."""
     for b in report["benchmarks"]:
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
-        result[b["run_name"].removesuffix("/real_time")] = b[clock] * SECONDS_PER_UNIT[b.get("time_unit", "ns")]
-    return result
+        yield b, b["run_name"].removesuffix("/real_time"), b[clock] * SECONDS_PER_UNIT[b.get("time_unit", "ns")]
+
+
+def medians_of(report, clock="cpu_time"):
+    """Median time in seconds of every benchmark of a Google Benchmark JSON report, by name."""
+    return {name: seconds for b, name, seconds in timed_runs(report, clock)
+            if b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median"}
 
 
 def cpu_description():
@@ -399,10 +402,9 @@ PIPELINE_COLUMNS = [("hand", "hand"), ("xtensor", "xtensor"), ("xtensor-named", 
 def repetition_samples(report, clock="cpu_time"):
     """Every repetition's time in seconds of a Google Benchmark JSON report, by benchmark name."""
     samples = {}
-    for b in report["benchmarks"]:
+    for b, name, seconds in timed_runs(report, clock):
         if b.get("run_type") == "iteration":
-            name = b["run_name"].removesuffix("/real_time")
-            samples.setdefault(name, []).append(b[clock] * SECONDS_PER_UNIT[b.get("time_unit", "ns")])
+            samples.setdefault(name, []).append(seconds)
     return samples
 
 
