@@ -9,11 +9,14 @@
 // Inputs that the fuzz targets (fuzz/) found, kept as tests once understood: each test names the target
 // that found it and says what went wrong.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -31,10 +34,16 @@ namespace
     bool fail_allocations = false;
     // When not negative, the number of allocations that succeed before one fails.
     long long allocations_before_failure = -1;
+    // Whether every allocation after that one fails too, until fail_allocations is reset.
+    bool fail_from_then_on = false;
 } // namespace
 
 bool allow_allocation()
 {
+    if (allocations_before_failure == 0 && fail_from_then_on)
+    {
+        fail_allocations = true;
+    }
     const bool fail = fail_allocations || allocations_before_failure == 0;
     if (allocations_before_failure >= 0)
     {
@@ -214,4 +223,134 @@ TEST(regressions, an_adaptor_that_fails_to_take_a_new_shape_keeps_its_shape_and_
         }
     }
     EXPECT_TRUE(assigned);
+}
+
+// fuzz_evaluate, with allocations failing: a deferred temporary (here the nanmean, read through a view
+// that puts its axes in the output's order) makes its kernel job the first time it is asked anything,
+// and the questions an evaluation asks while it gathers its operands (whether the rows can be computed
+// apart, the bytes and memory they read) were noexcept. A failure to allocate that job called
+// std::terminate. It now propagates, and the output keeps its shape, each element its old or new value.
+TEST(regressions, a_failure_to_allocate_while_a_temporary_prepares_propagates)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // (w, x, y, z) = (2, 3, 2, 2): the nanmean over z has the dims (w, x, y); the output has (w, y, x).
+    xt::xarray<double> a = xt::arange<double>(24.0);
+    a.reshape({2, 3, 2, 2});
+    a(0, 1, 0, 0) = nan;
+    a(1, 2, 1, 1) = nan;
+    const xt::xarray<double> old_values = -xt::arange<double>(1.0, 13.0).reshape({2, 2, 3});
+    // A reference loop: the mean of the z values that are not NaN, at (w, y, x).
+    xt::xarray<double> new_values = xt::zeros<double>({2, 2, 3});
+    for (std::size_t w = 0; w < 2; ++w)
+    {
+        for (std::size_t x = 0; x < 3; ++x)
+        {
+            for (std::size_t y = 0; y < 2; ++y)
+            {
+                double sum = 0.0;
+                int count = 0;
+                for (std::size_t z = 0; z < 2; ++z)
+                {
+                    if (!std::isnan(a(w, x, y, z)))
+                    {
+                        sum += a(w, x, y, z);
+                        ++count;
+                    }
+                }
+                new_values(w, y, x) = sum / count;
+            }
+        }
+    }
+    const auto named_a = xn::name(a, {"w", "x", "y", "z"});
+    bool assigned = false;
+    long long failures = 0;
+    for (long long n = 0; !assigned && n < 500; ++n)
+    {
+        xt::xarray<double> storage = old_values;
+        auto out = xn::name(storage, {"w", "y", "x"});
+        allocations_before_failure = n;
+        try
+        {
+            xn::assign(out, xn::nanmean(named_a, {"z"}));
+            assigned = true;
+        }
+        catch (const std::bad_alloc&)
+        {
+            ++failures;
+        }
+        allocations_before_failure = -1;
+        ASSERT_EQ(storage.shape(), (std::vector<std::size_t>{2, 2, 3})) << "failing allocation " << n;
+        for (std::size_t i = 0; i < storage.size(); ++i)
+        {
+            const double want = assigned ? new_values.flat(i) : old_values.flat(i);
+            EXPECT_TRUE(storage.flat(i) == want || storage.flat(i) == new_values.flat(i))
+                << "failing allocation " << n << ", element " << i << ": " << storage.flat(i);
+        }
+    }
+    EXPECT_TRUE(assigned);
+    EXPECT_GT(failures, 0);
+}
+
+// Found reading the code after the test above: the memory in which a block's rows are computed is given
+// back to its thread's pool when the evaluation ends, and that pool grew in the destructor. Where
+// computing the rows failed to allocate and every allocation after it failed too, giving it back while
+// the std::bad_alloc unwound called std::terminate. The pool now makes room when the memory is taken.
+TEST(regressions, a_failure_to_allocate_inside_a_block_gives_its_memory_back_without_allocating)
+{
+    // x - amax(x over c), computed a block of rows of n at a time; on a new thread, whose pool is empty.
+    xt::xarray<double> x = xt::arange<double>(8.0 * 3 * 16 * 16);
+    x.reshape({8, 3, 16, 16});
+    xt::xarray<double> new_values = xt::zeros<double>(x.shape());
+    for (std::size_t n = 0; n < 8; ++n)
+    {
+        for (std::size_t c = 0; c < 3; ++c)
+        {
+            for (std::size_t h = 0; h < 16; ++h)
+            {
+                for (std::size_t w = 0; w < 16; ++w)
+                {
+                    new_values(n, c, h, w) = x(n, c, h, w) - x(n, 2, h, w);
+                }
+            }
+        }
+    }
+    const auto nx = xn::name(x, {"n", "c", "h", "w"});
+    bool assigned = false;
+    long long failures = 0;
+    for (long long k = 0; !assigned && k < 500; ++k)
+    {
+        xt::xarray<double> storage = -xt::ones<double>(x.shape());
+        std::thread evaluation(
+            [&]
+            {
+                auto out = xn::name(storage, {"n", "c", "h", "w"});
+                allocations_before_failure = k;
+                fail_from_then_on = true;
+                try
+                {
+                    xn::assign(out, nx - xn::amax(nx, {"c"}));
+                    assigned = true;
+                }
+                catch (const std::bad_alloc&)
+                {
+                    ++failures;
+                }
+                fail_from_then_on = false;
+                fail_allocations = false;
+                allocations_before_failure = -1;
+            });
+        evaluation.join();
+        ASSERT_EQ(storage.shape(), x.shape()) << "allocations failing from " << k;
+        for (std::size_t i = 0; i < storage.size(); ++i)
+        {
+            ASSERT_TRUE(storage.flat(i) == -1.0 || storage.flat(i) == new_values.flat(i))
+                << "allocations failing from " << k << ", element " << i << ": " << storage.flat(i);
+        }
+        if (assigned)
+        {
+            EXPECT_EQ(storage, new_values);
+        }
+    }
+    EXPECT_TRUE(assigned);
+    EXPECT_GT(failures, 0);
 }

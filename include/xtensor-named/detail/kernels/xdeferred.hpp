@@ -39,7 +39,11 @@ namespace xt
         {
             class deferred_state_base;
 
-            /// How the elements of a deferred temporary are computed: whole, or rows of its first axis.
+            /**
+             * How the elements of a deferred temporary are computed: whole, or rows of its first axis.
+             * An implementation may make what computing needs the first time it is asked anything, so
+             * that any question may throw std::bad_alloc.
+             */
             template <class T>
             class deferred_evaluation
             {
@@ -51,7 +55,7 @@ namespace xt
                 virtual void compute(T* rows, std::size_t first, std::size_t last) const = 0;
 
                 /// Whether rows can be computed apart, each as it is in a whole computation.
-                virtual bool by_rows() const noexcept = 0;
+                virtual bool by_rows() const = 0;
 
                 /**
                  * Whether rows that the kernels compute for a block of an evaluation are kept in the
@@ -67,11 +71,11 @@ namespace xt
                 }
 
                 /// The bytes that computing everything reads.
-                virtual std::size_t input_bytes() const noexcept = 0;
+                virtual std::size_t input_bytes() const = 0;
 
                 /// Whether computing reads memory of `[data + span.low, data + span.high]`.
                 virtual bool reads(const void* data, std::size_t element_bytes,
-                                   const memory_span& span) const noexcept = 0;
+                                   const memory_span& span) const = 0;
 
                 /// Calls `visit(state)` on every deferred temporary that computing reads, and on those
                 /// that theirs read.
@@ -381,6 +385,9 @@ namespace xt
                 explicit block_scratch(std::size_t bytes)
                 {
                     auto& pool = free_buffers();
+                    // The destructor gives the buffer back without allocating: it may run while an
+                    // exception (a failed allocation) unwinds.
+                    pool.reserve(pooled);
                     for (auto it = pool.begin(); it != pool.end(); ++it)
                     {
                         if (it->bytes >= bytes)

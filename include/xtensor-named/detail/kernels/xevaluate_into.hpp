@@ -315,7 +315,7 @@ namespace xt
                     evaluate_in_place(out, m_expression);
                 }
 
-                bool by_rows() const noexcept override
+                bool by_rows() const override
                 {
                     prepare();
                     if constexpr (reduces)
@@ -328,7 +328,7 @@ namespace xt
                     }
                 }
 
-                std::size_t input_bytes() const noexcept override
+                std::size_t input_bytes() const override
                 {
                     prepare();
                     if constexpr (reduces || elementwise)
@@ -342,7 +342,7 @@ namespace xt
                 }
 
                 bool reads(const void* data, std::size_t element_bytes,
-                           const memory_span& span) const noexcept override
+                           const memory_span& span) const override
                 {
                     prepare();
                     if constexpr (reduces || elementwise)

@@ -1207,8 +1207,7 @@ namespace xt
                     }
                 }
 
-                bool reads(const void* data, std::size_t element_bytes,
-                           const memory_span& span) const noexcept
+                bool reads(const void* data, std::size_t element_bytes, const memory_span& span) const
                 {
                     return m_collector.overlaps_with(data, element_bytes, span) ||
                            m_collector.pending_reads(data, element_bytes, span);

@@ -706,7 +706,7 @@ namespace xt
                 }
 
                 bool reads(const void* data, std::size_t element_bytes,
-                           const memory_span& span) const noexcept override
+                           const memory_span& span) const override
                 {
                     prepare();
                     for (std::size_t k = 0; k < arity; ++k)
