@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -488,6 +489,57 @@ namespace xt
                 {
                     static_cast<void>(e);
                     return nullptr;
+                }
+            }
+
+            template <class E, class = void>
+            struct has_inner_expression : std::false_type
+            {
+            };
+
+            template <class E>
+            struct has_inner_expression<E, std::void_t<decltype(std::declval<const E&>().expression())>>
+                : std::true_type
+            {
+            };
+
+            template <class E, class = void>
+            struct has_arguments : std::false_type
+            {
+            };
+
+            template <class E>
+            struct has_arguments<E, std::void_t<decltype(std::declval<const E&>().arguments())>>
+                : std::true_type
+            {
+            };
+
+            /**
+             * Computes every deferred temporary that the xtensor expression `e` reads, however deep, that
+             * is not computed yet. xtensor's assignment reaches a container's storage through accessors
+             * that are noexcept (a strided view's data_xbegin, a container's data), where computing a
+             * temporary could not report a failure to allocate: std::terminate. Called before xtensor
+             * evaluates a tree that may read one, so that it only reads memory.
+             */
+            template <class E>
+            inline void compute_deferred_operands(const E& e)
+            {
+                if constexpr (is_deferred_buffer<typename deferred_storage_of<E>::type>::value)
+                {
+                    static_cast<void>(deferred_state_of(e)->data());
+                }
+                else if constexpr (has_arguments<E>::value)
+                {
+                    std::apply([](const auto&... argument) { (compute_deferred_operands(argument), ...); },
+                               e.arguments());
+                }
+                else if constexpr (has_inner_expression<E>::value)
+                {
+                    compute_deferred_operands(e.expression());
+                }
+                else
+                {
+                    static_cast<void>(e);
                 }
             }
         } // namespace detail

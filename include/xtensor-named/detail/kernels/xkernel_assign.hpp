@@ -315,6 +315,7 @@ namespace xt
                     }
                     if (!try_kernel_assign(*temporary, reducer))
                     {
+                        compute_deferred_operands(reducer);
                         xt::noalias(*temporary) = reducer;
                     }
                     add_temporary(std::move(temporary));

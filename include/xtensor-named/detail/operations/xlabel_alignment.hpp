@@ -609,6 +609,8 @@ namespace xt
                 else
                 {
                     static_cast<void>(keep);
+                    // data() is noexcept: a deferred temporary is computed before, where it may throw.
+                    compute_deferred_operands(e);
                     return use(e.data(), e.shape(), source_strides(e), source_offset(e));
                 }
             }
