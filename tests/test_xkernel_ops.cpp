@@ -11,6 +11,7 @@
 // functions within the documented bound of std:: (docs/kernels.md); operands and outputs of other
 // element types converted as C++ converts them; reducers inside a tree evaluated first.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -335,6 +336,36 @@ TYPED_TEST(kernel_ops, exp_and_log_near_the_ends_of_their_range_give_what_std_gi
                             std_applied<T>(positive, [](T v) { return std::log10(v); }), 4));
     EXPECT_TRUE(within_ulps(kernel_value<T>(xt::cbrt(subnormals)),
                             std_applied<T>(subnormals, [](T v) { return std::cbrt(v); }), 4));
+}
+
+TYPED_TEST(kernel_ops, exp_inside_its_range_gives_the_bits_of_xsimds_exp)
+{
+    // Inside exp's range the kernels leave out the two selects of xsimd's exp for underflow and overflow
+    // (simd::exp_between_limits): its values must stay those of xsimd::exp, which xtensor's own
+    // evaluation calls under XTENSOR_USE_XSIMD. The reach at both ends, zeros and subnormals included.
+    using T = TypeParam;
+    namespace simd = xn::detail::simd;
+    if constexpr (simd::has_batch_v<T>)
+    {
+        using batch = simd::batch<T>;
+        const T reach = static_cast<T>(xn::detail::kernel_exp_range::reach<T>());
+        xt::xarray<T> x = spread<T>(64 * simd::batch_size<T>, -reach, reach, 29);
+        const std::vector<T> ends{reach,
+                                  -reach,
+                                  T(0),
+                                  -T(0),
+                                  std::numeric_limits<T>::denorm_min(),
+                                  T(-1e-30),
+                                  std::nextafter(reach, T(0)),
+                                  -std::nextafter(reach, T(0))};
+        std::copy(ends.begin(), ends.end(), x.begin());
+        xt::xarray<T> expected = xt::xarray<T>::from_shape(x.shape());
+        for (std::size_t i = 0; i < x.size(); i += simd::batch_size<T>)
+        {
+            xsimd::exp(batch::load_unaligned(x.data() + i)).store_unaligned(expected.data() + i);
+        }
+        EXPECT_TRUE(same_bits(kernel_value<T>(xt::exp(x)), expected));
+    }
 }
 
 TYPED_TEST(kernel_ops, exp_lanes_outside_its_range_are_right_in_place_in_reductions_and_streamed)

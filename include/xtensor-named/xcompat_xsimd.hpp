@@ -460,6 +460,88 @@ namespace xt
                     return bits << 1;
                 }
 
+                /// Whether float batches of A keep their largest magnitudes as floats, with AVX-512 DQ's
+                /// vrangeps (one instruction a batch), rather than as magnitude_order (two).
+                template <class A>
+                inline constexpr bool ranges_magnitudes =
+#if defined(__AVX512DQ__)
+                    sizeof(xsimd::batch<float, A>) == 64;
+#else
+                    false;
+#endif
+
+                /// The largest magnitudes of float lanes seen so far, lane by lane (kernel_noting_row).
+                template <class A>
+                using magnitudes = std::conditional_t<ranges_magnitudes<A>, xsimd::batch<float, A>,
+                                                      xsimd::batch<std::uint32_t, A>>;
+
+                /// `largest` with the magnitudes of `x` taken in; a NaN lane makes its lane NaN or above
+                /// every other, so that magnitudes_within is false from then on.
+                template <class A>
+                inline magnitudes<A> larger_magnitudes(const magnitudes<A>& largest,
+                                                       const xsimd::batch<float, A>& x) noexcept
+                {
+#if defined(__AVX512DQ__)
+                    if constexpr (ranges_magnitudes<A>)
+                    {
+                        // imm 0b10'11: the larger magnitude, its sign cleared; a NaN operand comes out.
+                        return magnitudes<A>(
+                            _mm512_range_ps(static_cast<__m512>(largest), static_cast<__m512>(x), 0x0B));
+                    }
+                    else
+#endif
+                    {
+                        return xsimd::max(largest, magnitude_order(x));
+                    }
+                }
+
+                /// Whether every magnitude kept in `largest` is at most `reach` (none NaN).
+                template <class A>
+                inline bool magnitudes_within(const magnitudes<A>& largest, float reach) noexcept
+                {
+                    if constexpr (ranges_magnitudes<A>)
+                    {
+                        return xsimd::all(largest <= magnitudes<A>(reach));
+                    }
+                    else
+                    {
+                        return xsimd::all(largest <= magnitudes<A>(magnitude_order(reach)));
+                    }
+                }
+
+                /**
+                 * xsimd's exp without its last two selects (0 at and below its minlog, infinity at and
+                 * above its maxlog, about -88.4 and 88.4 in float, -708.4 and 709.8 in double): for
+                 * arguments known to lie between them, the same bits as xsimd::exp with four
+                 * operations a batch fewer. Lanes outside come out wrong: the kernels pass lanes inside,
+                 * or float lanes that they compute again (whose conversions are the processor's, defined
+                 * on every input). xsimd 8, 13 and 14 compute exp so; other versions call xsimd::exp.
+                 */
+                template <class T, class A>
+                inline xsimd::batch<T, A> exp_between_limits(const xsimd::batch<T, A>& x) noexcept
+                {
+#if XSIMD_VERSION_MAJOR == 8 || XSIMD_VERSION_MAJOR == 13 || XSIMD_VERSION_MAJOR == 14
+                    using batch = xsimd::batch<T, A>;
+                    using reduction =
+                        xsimd::kernel::detail::exp_reduction<T, A, xsimd::kernel::detail::exp_tag>;
+                    if constexpr (std::is_same<T, float>::value)
+                    {
+                        batch reduced;
+                        const batch k = reduction::reduce(x, reduced);
+                        return xsimd::ldexp(reduction::approx(reduced), xsimd::to_int(k));
+                    }
+                    else
+                    {
+                        batch hi, lo, reduced;
+                        const batch k = reduction::reduce(x, hi, lo, reduced);
+                        const batch c = reduction::approx(reduced);
+                        return xsimd::ldexp(reduction::finalize(reduced, c, hi, lo), xsimd::to_int(k));
+                    }
+#else
+                    return xsimd::exp(x);
+#endif
+                }
+
                 /// Keeps a scalar intermediate result rounded to `T`, as keep_rounded does for a batch.
                 template <class T>
                 inline void keep_rounded_scalar(T& value) noexcept

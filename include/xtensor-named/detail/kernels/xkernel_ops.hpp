@@ -276,6 +276,30 @@ namespace xt
                 }
             };
 
+            /// A guarded function F on a batch whose lanes are inside F's domain, or whose other lanes
+            /// are computed again: xsimd's function.
+            template <class F>
+            struct kernel_inside
+            {
+                template <class V>
+                static V apply(const V& x) noexcept
+                {
+                    return F{}.simd_apply(x);
+                }
+            };
+
+            /// exp's domain lies between the limits at which xsimd's exp selects 0 and infinity: those
+            /// selects change no lane there.
+            template <>
+            struct kernel_inside<xt::math::exp_fun>
+            {
+                template <class V>
+                static V apply(const V& x) noexcept
+                {
+                    return simd::exp_between_limits(x);
+                }
+            };
+
 /// Where xsimd 8's function leaves the accuracy of the rest of its domain, the lanes are computed with
 /// xtensor's functor instead: `Domain::outside(x)` marks them (rarely any, so one test per batch).
 #define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                           \
@@ -299,7 +323,8 @@ namespace xt
             else                                                                                             \
             {                                                                                                \
                 return simd::with_scalar_lanes(                                                              \
-                    x, DOMAIN::outside(x), [](const V& v) { return xt::math::NAME##_fun{}.simd_apply(v); },  \
+                    x, DOMAIN::outside(x),                                                                   \
+                    [](const V& v) { return kernel_inside<xt::math::NAME##_fun>::apply(v); },                \
                     [](auto v) { return xt::math::NAME##_fun{}(v); });                                       \
             }                                                                                                \
         }
@@ -317,8 +342,8 @@ namespace xt
     template <class V, class M>                                                                              \
     XTENSOR_NAMED_INLINE_CALLEES static V apply_noting(M& largest, const V& x) noexcept                      \
     {                                                                                                        \
-        largest = xsimd::max(largest, simd::magnitude_order(x));                                             \
-        return xt::math::NAME##_fun{}.simd_apply(x);                                                         \
+        largest = simd::larger_magnitudes(largest, x);                                                       \
+        return kernel_inside<xt::math::NAME##_fun>::apply(x);                                                \
     }                                                                                                        \
     }                                                                                                        \
     ;

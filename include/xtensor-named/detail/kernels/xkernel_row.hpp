@@ -118,27 +118,27 @@ namespace xt
 
             /**
              * A row whose guarded float functions (exp, expm1, exp2) skip their per-batch branch: each
-             * keeps in `largest` the largest magnitude of its argument's lanes (simd::magnitude_order),
+             * keeps in `largest` the largest magnitude of its argument's lanes (simd::larger_magnitudes),
              * and the run is computed again with the branches when one was beyond the smallest reach of
              * those functions (kernel_op::apply_noting, eval_run). The loop then holds no call and keeps
-             * the function's constants in registers. An unsigned maximum, not a mask: the loop is bound
-             * by the vector units, and a mask took three operations a batch, and a store and a load,
-             * since the compiler kept it in memory.
+             * the function's constants in registers. A maximum, not a mask: the loop is bound by the
+             * vector units, and a mask took three operations a batch, and a store and a load, since the
+             * compiler kept it in memory.
              */
             template <class Row, class T>
             struct kernel_noting_row : Row
             {
-                using magnitude_type = decltype(simd::magnitude_order(std::declval<simd::batch<T>>()));
+                using arch_type = typename simd::batch<T>::arch_type;
+                using magnitude_type = simd::magnitudes<arch_type>;
 
                 mutable magnitude_type largest;
 
-                explicit kernel_noting_row(const Row& row) noexcept : Row(row), largest(0u) {}
+                explicit kernel_noting_row(const Row& row) noexcept : Row(row), largest(0) {}
 
                 /// Whether every argument noted was at most `reach` in magnitude (not NaN).
                 bool all_within(double reach) const noexcept
                 {
-                    return xsimd::all(largest <=
-                                      magnitude_type(simd::magnitude_order(static_cast<T>(reach))));
+                    return simd::magnitudes_within<arch_type>(largest, static_cast<T>(reach));
                 }
             };
 
