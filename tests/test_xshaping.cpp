@@ -422,6 +422,44 @@ TEST(aligned_operations, integer_operands_are_filled_with_the_given_value)
     EXPECT_EQ(sum.expression(), (xt::xarray<int>{-99, 12, -97, -80}));
 }
 
+TEST(aligned_operations, an_outer_join_is_nan_where_an_operand_lacks_the_label_whatever_the_other_holds)
+{
+    // Where an operand lacks a time and is filled with NaN, x + NaN, x - NaN, x * NaN and x / NaN are NaN
+    // for every x, infinities and zeros included: the join reads none of the other operand there. With a
+    // finite fill, the other operand's elements are computed with it.
+    const double inf = std::numeric_limits<double>::infinity();
+    const xt::xarray<double> x = {{inf, 0., 2., 3.}, {-inf, na, 4., 0.}};
+    const xt::xarray<double> y = {{10., 20., 0., inf}, {30., 40., na, -inf}};
+    const auto a = xn::name(x, {"s", "t"}, {{"t", {0, 1, 2, 3}}});
+    const auto b = xn::name(y, {"s", "t"}, {{"t", {2, 3, 4, 5}}});
+    const auto check = [&](auto f, const char* name)
+    {
+        // A reference loop over the joined times 0 to 5: x holds 0 to 3, y 2 to 5.
+        const auto expected_with = [&](double fill)
+        {
+            xt::xarray<double> expected = xt::xarray<double>::from_shape({2, 6});
+            for (std::size_t s = 0; s < 2; ++s)
+            {
+                for (std::size_t t = 0; t < 6; ++t)
+                {
+                    expected(s, t) = f(t < 4 ? x(s, t) : fill, t >= 2 ? y(s, t - 2) : fill);
+                }
+            }
+            return expected;
+        };
+        const auto joined = xn::apply<xn::missing_dims, xn::shape_union>(f, a, b);
+        EXPECT_EQ(joined.coords(), (xn::coords{{"t", {0, 1, 2, 3, 4, 5}}})) << name;
+        EXPECT_TRUE(same_with_nan(values_of(xn::eval(joined)), expected_with(na))) << name;
+        EXPECT_TRUE(same_with_nan(values_of(joined), expected_with(na))) << name;
+        const auto filled = xn::apply<xn::missing_dims, xn::shape_union>(f, a, b, 0.);
+        EXPECT_TRUE(same_with_nan(values_of(xn::eval(filled)), expected_with(0.))) << name;
+    };
+    check(std::plus<>(), "+");
+    check(std::minus<>(), "-");
+    check(std::multiplies<>(), "*");
+    check(std::divides<>(), "/");
+}
+
 TEST(aligned_operations, integer_operands_without_a_fill_value_are_refused_when_they_lack_labels)
 {
     const xt::xarray<int> x = {1, 2, 3};

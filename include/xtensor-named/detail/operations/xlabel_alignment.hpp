@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -559,6 +560,26 @@ namespace xt
                 }
             }
 
+            /// Whether a fill value is NaN: then f(x, fill) and f(fill, x) are NaN whatever x is, for the
+            /// functors that are joined (+ - * /, see joined_arguments), and a segment that one operand
+            /// lacks needs none of the other's elements.
+            template <class T>
+            inline bool fills_nan(const T& fill) noexcept
+            {
+                if constexpr (std::is_floating_point<T>::value)
+                {
+                    return std::isnan(fill);
+                }
+                else
+                {
+                    static_cast<void>(fill);
+                    return false;
+                }
+            }
+
+            template <class F>
+            struct right_identity;
+
             /// One aligned row of f(left, right) into `out`, segment by segment.
             template <class T, class F>
             inline void join_row(const gather_source<T>& left, const gather_source<T>& right,
@@ -566,13 +587,17 @@ namespace xt
                                  const std::array<std::ptrdiff_t, 2>& at, const std::array<bool, 2>& filled,
                                  const F& f, T* out)
             {
+                static_assert(right_identity<F>::exists, "joined while computed: + - * / only (fills_nan)");
                 constexpr std::ptrdiff_t absent = gather_source<T>::absent;
+                const bool left_fills_nan = fills_nan(left.fill);
+                const bool right_fills_nan = fills_nan(right.fill);
                 for (const auto& segment : segments)
                 {
                     const std::size_t count = segment.length;
                     const bool left_filled = filled[0] || segment.first[0] == absent;
                     const bool right_filled = filled[1] || segment.first[1] == absent;
-                    if (left_filled && right_filled)
+                    if ((left_filled && right_filled) || (left_filled && left_fills_nan) ||
+                        (right_filled && right_fills_nan))
                     {
                         std::fill(out, out + count, f(left.fill, right.fill));
                     }
