@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -38,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
 #include "../../xcoords.hpp"
 #include "../../xerrors.hpp"
@@ -560,23 +560,6 @@ namespace xt
                 }
             }
 
-            /// Whether a fill value is NaN: then f(x, fill) and f(fill, x) are NaN whatever x is, for the
-            /// functors that are joined (+ - * /, see joined_arguments), and a segment that one operand
-            /// lacks needs none of the other's elements.
-            template <class T>
-            inline bool fills_nan(const T& fill) noexcept
-            {
-                if constexpr (std::is_floating_point<T>::value)
-                {
-                    return std::isnan(fill);
-                }
-                else
-                {
-                    static_cast<void>(fill);
-                    return false;
-                }
-            }
-
             template <class F>
             struct right_identity;
 
@@ -587,10 +570,12 @@ namespace xt
                                  const std::array<std::ptrdiff_t, 2>& at, const std::array<bool, 2>& filled,
                                  const F& f, T* out)
             {
-                static_assert(right_identity<F>::exists, "joined while computed: + - * / only (fills_nan)");
+                // Where an operand's fill is NaN, f(x, fill) and f(fill, x) are NaN whatever x is, for the
+                // functors that are joined: a segment that it lacks needs none of the other's elements.
+                static_assert(right_identity<F>::exists, "joined while computed: + - * / only");
                 constexpr std::ptrdiff_t absent = gather_source<T>::absent;
-                const bool left_fills_nan = fills_nan(left.fill);
-                const bool right_fills_nan = fills_nan(right.fill);
+                const bool left_fills_nan = simd::is_nan(left.fill);
+                const bool right_fills_nan = simd::is_nan(right.fill);
                 for (const auto& segment : segments)
                 {
                     const std::size_t count = segment.length;
