@@ -720,6 +720,107 @@ TEST(aligned_operations, a_join_that_the_kernels_read_by_rows_is_computed_for_ea
     EXPECT_TRUE(same_with_nan(values_of(xn::eval(joined_row * 2.)), xt::xarray<double>{na, 24., na}));
 }
 
+TEST(aligned_operations, a_join_is_computed_in_the_output_only_where_nothing_else_reads_the_output)
+{
+    // A join's rows are computed straight into an output of its shape, type and row-major order, which
+    // the operation then reads and writes in place. An output that the tree or the join reads, of
+    // another type or order, or wider than the join, is written as before: the values are the same.
+    const std::size_t stations = 6;
+    xt::xarray<double> x = xt::xarray<double>::from_shape({stations, 5});
+    xt::xarray<double> y = xt::xarray<double>::from_shape({stations, 4});
+    for (std::size_t i = 0; i < x.size(); ++i)
+    {
+        x.flat(i) = 1. + static_cast<double>(i);
+    }
+    for (std::size_t i = 0; i < y.size(); ++i)
+    {
+        y.flat(i) = 100. * static_cast<double>(i + 1);
+    }
+    x(2, 3) = na;
+    // x at times 0 to 4, y at 3 to 6: the union has 0 to 6, and both have 3 and 4.
+    const auto a = xn::name<union_dims>(x, {"s", "t"}, {{"t", {0, 1, 2, 3, 4}}});
+    const auto b = xn::name<union_dims>(y, {"s", "t"}, {{"t", {3, 4, 5, 6}}});
+    xt::xarray<double> joined = xt::xarray<double>::from_shape({stations, 7});
+    xt::xarray<double> anomaly = joined;
+    for (std::size_t s = 0; s < stations; ++s)
+    {
+        double total = 0;
+        double count = 0;
+        for (std::size_t t = 0; t < 7; ++t)
+        {
+            joined(s, t) = t >= 3 && t <= 4 ? x(s, t) + y(s, t - 3) : na;
+            total += std::isnan(joined(s, t)) ? 0. : joined(s, t);
+            count += std::isnan(joined(s, t)) ? 0. : 1.;
+        }
+        for (std::size_t t = 0; t < 7; ++t)
+        {
+            anomaly(s, t) = joined(s, t) - total / count;
+        }
+    }
+    const auto j = a + b;
+    const auto centred = j - xn::nanmean(j, {"t"});
+
+    // Into the output: a preallocated array, a named one, and one that assignment resizes.
+    xt::xarray<double> out = xt::xarray<double>::from_shape({stations, 7});
+    xn::assign(out, j);
+    EXPECT_TRUE(same_with_nan(out, joined));
+    xn::assign(out, centred);
+    EXPECT_TRUE(same_with_nan(out, anomaly));
+    xt::xtensor<double, 2> named_storage = xt::xtensor<double, 2>::from_shape({stations, 7});
+    auto named_out = xn::name(named_storage, {"s", "t"});
+    xn::assign(named_out, centred);
+    EXPECT_TRUE(same_with_nan(named_storage, anomaly));
+    xt::xarray<double> resized;
+    xn::assign(resized, centred);
+    EXPECT_TRUE(same_with_nan(resized, anomaly));
+
+    // An output that the tree reads as well: its old values, not the join's, are subtracted.
+    xt::xarray<double> read_too = xt::ones<double>({stations, std::size_t(7)}) * 2.;
+    xn::assign(read_too, j - xn::name<union_dims>(read_too, {"s", "t"}));
+    EXPECT_TRUE(same_with_nan(read_too, xt::xarray<double>(joined - 2.)));
+
+    // An output that the join reads: x itself, where the union is x's times and y is gathered.
+    xt::xarray<double> x_out = x;
+    const auto left = xn::name<union_dims>(x_out, {"s", "t"}, {{"t", {0, 1, 2, 3, 4}}});
+    const auto inside = xn::name<union_dims>(xt::xarray<double>(xt::view(y, xt::all(), xt::range(0, 2))),
+                                             {"s", "t"}, {{"t", {3, 4}}});
+    xn::assign(x_out, left + inside);
+    for (std::size_t s = 0; s < stations; ++s)
+    {
+        for (std::size_t t = 0; t < 5; ++t)
+        {
+            const double expected = t >= 3 ? x(s, t) + y(s, t - 3) : na;
+            EXPECT_TRUE(std::isnan(expected) ? std::isnan(x_out(s, t)) : x_out(s, t) == expected)
+                << "station " << s << ", time " << t;
+        }
+    }
+
+    // An output of another type, one of the other axis order, a view with rows apart, and an output
+    // wider than the join (a new axis c after the join's).
+    xt::xarray<float> single = xt::xarray<float>::from_shape({stations, 7});
+    xn::assign(single, centred);
+    EXPECT_TRUE(same_with_nan(xt::xarray<double>(single), xt::xarray<double>(xt::cast<float>(anomaly))));
+    xt::xtensor<double, 2> transposed_storage = xt::xtensor<double, 2>::from_shape({7, stations});
+    auto transposed = xn::name(transposed_storage, {"t", "s"});
+    xn::assign(transposed, centred);
+    EXPECT_TRUE(same_with_nan(xt::xarray<double>(xt::transpose(transposed_storage)), anomaly));
+    xt::xarray<double> wide = xt::zeros<double>({stations, std::size_t(9)});
+    auto rows_apart = xt::view(wide, xt::all(), xt::range(1, 8));
+    xn::assign(rows_apart, centred);
+    EXPECT_TRUE(same_with_nan(xt::xarray<double>(rows_apart), anomaly));
+    EXPECT_EQ(wide(0, 0), 0.);
+    EXPECT_EQ(wide(stations - 1, 8), 0.);
+    const auto per_channel = xn::name<union_dims>(xt::xarray<double>{1., 2., 3.}, {"c"});
+    xt::xarray<double> with_channels = xt::xarray<double>::from_shape({stations, 7, 3});
+    xn::assign(with_channels, j * per_channel);
+    for (std::size_t c = 0; c < 3; ++c)
+    {
+        EXPECT_TRUE(same_with_nan(xt::xarray<double>(xt::view(with_channels, xt::all(), xt::all(), c)),
+                                  xt::xarray<double>(joined * static_cast<double>(c + 1))))
+            << "channel " << c;
+    }
+}
+
 TEST(aligned_operations, arithmetic_of_operands_that_do_not_join_in_one_pass_is_gathered_operand_by_operand)
 {
     // Different axis orders, a broadcast, an element type that + promotes: each gathered on its own.

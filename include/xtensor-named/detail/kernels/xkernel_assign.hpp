@@ -146,6 +146,10 @@ namespace xt
 
             using deferred_visitor = std::function<void(const deferred_state_base&)>;
 
+            /// An address that stands for the element type U, so that types known apart can be compared.
+            template <class U>
+            inline constexpr char element_type_tag = 0;
+
             /**
              * Walks the leaves of an expression in order and fills operands 1, 2, ... of a layout with
              * their strides in the layout's index space, keeping where they are in memory. Reducers in
@@ -204,6 +208,7 @@ namespace xt
                     pending.deferred = deferred;
                     pending.rows = rows;
                     pending.aligned = aligned;
+                    pending.element_type = &element_type_tag<U>;
                     pending.input_bytes = evaluation.input_bytes();
                     pending.reads =
                         [&evaluation](const void* data, std::size_t element_bytes, const memory_span& span)
@@ -418,11 +423,14 @@ namespace xt
                  * of a deferred temporary that keeps none (deferred_evaluation::keeps_rows) are computed
                  * into scratch memory that stays in the cache, and read there. Unless an output written in
                  * place shares memory with a reduction's input (`in_place`): then that reduction is
-                 * computed whole first.
+                 * computed whole first. Where the output, written in place, holds such a temporary's rows
+                 * as the temporary would (rows_into_output), they are computed there instead, and the
+                 * tree then reads and writes each element in place: the output is written once, while
+                 * the temporary's operands are read, as a loop written by hand writes it.
                  */
                 template <class O, class Run>
-                void run_by_blocks(kernel_layout& layout, const O* out, const memory_span& span,
-                                   bool in_place, const Run& run)
+                void run_by_blocks(kernel_layout& layout, O* out, const memory_span& span, bool in_place,
+                                   const Run& run)
                 {
                     const std::size_t rows = layout.rank() == 0 ? 0 : layout.size(0);
                     // Another thread that reads a deferred temporary waits until its rows are all here.
@@ -461,7 +469,9 @@ namespace xt
                                       1, static_cast<std::size_t>(static_cast<double>(rows) *
                                                                   static_cast<double>(kernel_block_bytes) /
                                                                   static_cast<double>(bytes)));
-                        run_blocks(layout, rows, step, run);
+                        const pending_reduction* into_output =
+                            in_place ? rows_into_output(layout, out, span) : nullptr;
+                        run_blocks(layout, rows, step, run, into_output, reinterpret_cast<char*>(out));
                     }
                     for (const auto& pending : m_pending)
                     {
@@ -579,6 +589,7 @@ namespace xt
                     bool done = false;    // filled whole
                     std::size_t input_bytes = 0;
                     const deferred_state_base* deferred = nullptr;
+                    const char* element_type = nullptr; // a deferred one's (element_type_tag)
                     std::function<bool(const void*, std::size_t, const memory_span&)> reads;
                     std::function<void(std::size_t, std::size_t)> compute; // rows [first, last)
                     // A deferred one's rows [first, last) into a block's scratch memory, where its rows are
@@ -591,16 +602,82 @@ namespace xt
                 std::vector<pending_reduction> m_pending;
                 bool m_blocks = false;
 
+                /**
+                 * The deferred temporary whose rows, computed in scratch memory block by block, can be
+                 * computed in the output (operand 0 of `layout`, at `out` spanning `span`, written in place)
+                 * instead, or nullptr. That is so where nothing else that the tree or its temporaries read
+                 * is in the output, the output's elements are those of the temporary's shape, row-major and
+                 * dense, of the same type, and every leaf that reads the temporary reads the element written.
+                 */
+                template <class O>
+                const pending_reduction* rows_into_output(const kernel_layout& layout, const O* out,
+                                                          const memory_span& span) const
+                {
+                    if (layout.offset(0) != 0 || overlaps_with(out, sizeof(O), span) ||
+                        pending_reads(out, sizeof(O), span))
+                    {
+                        return nullptr;
+                    }
+                    kernel_index dense = 1;
+                    for (std::size_t a = layout.rank(); a-- > 0;)
+                    {
+                        if (layout.size(a) != 1 && layout.stride(a, 0) != dense)
+                        {
+                            return nullptr;
+                        }
+                        dense *= static_cast<kernel_index>(layout.size(a));
+                    }
+                    for (const auto& pending : m_pending)
+                    {
+                        if (pending.aligned && pending.compute_in_scratch &&
+                            pending.element_type == &element_type_tag<O> &&
+                            pending.deferred->size() == layout.element_count() &&
+                            leaves_read_in_place(layout, pending.deferred))
+                        {
+                            return &pending;
+                        }
+                    }
+                    return nullptr;
+                }
+
+                /// Whether every leaf that reads rows of `deferred` reads, at offset 0, the element that
+                /// operand 0 of `layout` writes.
+                bool leaves_read_in_place(const kernel_layout& layout,
+                                          const deferred_state_base* deferred) const
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        if (m_leaf_rows_of[k] != deferred)
+                        {
+                            continue;
+                        }
+                        const std::size_t operand = m_operand - L + k;
+                        if (layout.offset(operand) != 0)
+                        {
+                            return false;
+                        }
+                        for (std::size_t a = 0; a < layout.rank(); ++a)
+                        {
+                            if (layout.size(a) != 1 && layout.stride(a, operand) != layout.stride(a, 0))
+                            {
+                                return false;
+                            }
+                        }
+                    }
+                    return true;
+                }
+
                 /// The blocks of run_by_blocks: rows [first, first + step) at a time, the temporaries'
-                /// rows computed first, those of deferred temporaries in the block's scratch memory.
+                /// rows computed first, those of deferred temporaries in the block's scratch memory, or
+                /// those of `into_output` in the output's rows (at `out`).
                 template <class Run>
                 void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
-                                const Run& run)
+                                const Run& run, const pending_reduction* into_output, char* out)
                 {
                     std::size_t scratch_bytes = 0;
                     for (auto& pending : m_pending)
                     {
-                        if (pending.aligned && pending.compute_in_scratch)
+                        if (pending.aligned && pending.compute_in_scratch && &pending != into_output)
                         {
                             pending.scratch_bytes =
                                 block_scratch::rounded(step * pending.deferred->row_bytes());
@@ -630,11 +707,13 @@ namespace xt
                         {
                             if (pending.aligned && pending.compute_in_scratch)
                             {
-                                pending.compute_in_scratch(first, last, free_scratch);
+                                char* at = &pending == into_output
+                                               ? out + first * pending.deferred->row_bytes()
+                                               : free_scratch;
+                                pending.compute_in_scratch(first, last, at);
                                 pending.in_scratch = true;
-                                computed.push_back(
-                                    deferred_rows{pending.deferred, first, last, free_scratch});
-                                free_scratch += pending.scratch_bytes;
+                                computed.push_back(deferred_rows{pending.deferred, first, last, at});
+                                free_scratch += &pending == into_output ? 0 : pending.scratch_bytes;
                             }
                             else if (pending.aligned)
                             {
@@ -873,8 +952,9 @@ namespace xt
                         // whole would.
                         const std::size_t whole_bytes =
                             working_set_bytes<T, leaves>(run_layout, collector.leaves());
+                        // Where `out` was resized, `data` is its new memory, which no operand reads.
                         collector.run_by_blocks(
-                            run_layout, out_data, out_span, !through_temporary,
+                            run_layout, data, span_of(shape, strides), !through_temporary,
                             [&](kernel_layout& part, const kernel_leaves<T, leaves>& read)
                             { run_elementwise<node, T, leaves>(part, data, read, whole_bytes); });
                     });
