@@ -808,7 +808,11 @@ namespace xt
                            const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source)
                     : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
                       m_chunk(std::min(kernel_sum_chunk<T>, source.chunk())),
-                      m_kept(kept_axes(layout, stages))
+                      m_kept(kept_axes(layout, stages)),
+                      // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
+                      // on its way to a strided output; the recursion uses the others, one per depth
+                      // (m_stages is initialised before).
+                      m_buffers((2 + buffers_needed(0)) * kernel_sum_chunk<T>)
                 {
                     // Whether every sum inside stage s runs along no axis: then the values stage s sums
                     // are elementwise along a run.
@@ -818,9 +822,6 @@ namespace xt
                         m_elementwise_inside[s - 2] =
                             m_elementwise_inside[s - 1] && stages[s - 1].levels.empty();
                     }
-                    // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
-                    // on its way to a strided output; the recursion uses the others, one per depth.
-                    m_buffers.resize((2 + buffers_needed(0)) * kernel_sum_chunk<T>);
                 }
 
                 void run()
@@ -1108,7 +1109,7 @@ namespace xt
                 kernel_row<T, L> m_row{};
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
-                kernel_buffer<T> m_buffers;
+                reused_buffer<T> m_buffers;
             };
 
             template <class Node, class Fold, class T, std::size_t L>

@@ -47,6 +47,65 @@ namespace xt
             template <class T>
             using kernel_buffer = xt::uvector<T, xsimd::aligned_allocator<T>>;
 
+            /**
+             * A kernel_buffer of at least `size` elements, taken from those that runs on this thread gave
+             * back, and given back when it goes. A reduction evaluated a block of rows at a time makes a
+             * runner per block; allocating its buffers (tens of kilobytes) anew each time made glibc's
+             * malloc consolidate its free lists each time, which cost more than summing a small block.
+             */
+            template <class T>
+            class reused_buffer
+            {
+            public:
+                explicit reused_buffer(std::size_t size)
+                {
+                    auto& kept = given_back();
+                    if (!kept.empty())
+                    {
+                        m_buffer = std::move(kept.back());
+                        kept.pop_back();
+                    }
+                    if (m_buffer.size() < size)
+                    {
+                        m_buffer = kernel_buffer<T>(size);
+                    }
+                }
+
+                reused_buffer(const reused_buffer&) = delete;
+                reused_buffer& operator=(const reused_buffer&) = delete;
+
+                ~reused_buffer()
+                {
+                    auto& kept = given_back();
+                    // Room for as many as are in use at once, reserved ahead: giving back never allocates.
+                    if (kept.size() < kept.capacity())
+                    {
+                        kept.push_back(std::move(m_buffer));
+                    }
+                }
+
+                T* data() noexcept
+                {
+                    return m_buffer.data();
+                }
+
+            private:
+                static constexpr std::size_t kept_at_most = 4;
+
+                static std::vector<kernel_buffer<T>>& given_back()
+                {
+                    static thread_local std::vector<kernel_buffer<T>> kept = []
+                    {
+                        std::vector<kernel_buffer<T>> reserved;
+                        reserved.reserve(kept_at_most);
+                        return reserved;
+                    }();
+                    return kept;
+                }
+
+                kernel_buffer<T> m_buffer;
+            };
+
             /// The chunk of a run that needs no buffer: the whole run is one chunk, however long.
             inline constexpr std::size_t kernel_whole_run = std::numeric_limits<std::size_t>::max();
 
