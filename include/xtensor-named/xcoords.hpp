@@ -171,6 +171,11 @@ namespace xt
             /// before strings, though the labels of one axis have one type).
             bool strictly_increasing(const labels& ls) noexcept;
 
+            /// a < b and a == b as std::variant has them, two integers compared directly: long lists of
+            /// times are walked label by label, where std::variant's visit costs more than the comparison.
+            bool label_less(const label& a, const label& b) noexcept;
+            bool label_equal(const label& a, const label& b) noexcept;
+
             /**
              * Throws xn::shape_error unless the labels are all of one type and unique, naming the offending
              * labels and their positions; `where` names the list, as in "axis 'x'".
@@ -266,11 +271,25 @@ namespace xt
                 return m_integers.size() + m_strings.size();
             }
 
+            inline bool label_less(const label& a, const label& b) noexcept
+            {
+                const auto* x = std::get_if<std::int64_t>(&a);
+                const auto* y = std::get_if<std::int64_t>(&b);
+                return x != nullptr && y != nullptr ? *x < *y : a < b;
+            }
+
+            inline bool label_equal(const label& a, const label& b) noexcept
+            {
+                const auto* x = std::get_if<std::int64_t>(&a);
+                const auto* y = std::get_if<std::int64_t>(&b);
+                return x != nullptr && y != nullptr ? *x == *y : a == b;
+            }
+
             inline bool strictly_increasing(const labels& ls) noexcept
             {
                 for (std::size_t i = 1; i < ls.size(); ++i)
                 {
-                    if (!(ls[i - 1] < ls[i]))
+                    if (!label_less(ls[i - 1], ls[i]))
                     {
                         return false;
                     }

@@ -199,6 +199,15 @@ namespace xt
             label_alignment align_checked(std::string_view operation, std::string_view where, const labels& a,
                                           const labels& b);
 
+            /// Whether `S` is a strategy of this header, whose alignments are consistent by construction
+            /// (and tested so): only a user's strategy has its alignments checked (check_alignment), which
+            /// would cost a built-in one's walk through long lists of times again.
+            template <class S>
+            inline constexpr bool is_builtin_shaping_v =
+                std::is_same<S, shape_exact>::value || std::is_same<S, shape_intersection>::value ||
+                std::is_same<S, shape_union>::value || std::is_same<S, shape_left>::value ||
+                std::is_same<S, shape_right>::value;
+
             /// Throws xn::shape_error unless `result` is a consistent alignment of `a` and `b`.
             void check_alignment(std::string_view operation, std::string_view where,
                                  const label_alignment& result, const labels& a, const labels& b);
@@ -222,7 +231,7 @@ namespace xt
         {
             inline bool same_labels(const labels& a, const labels& b) noexcept
             {
-                return &a == &b || a == b;
+                return &a == &b || std::equal(a.begin(), a.end(), b.begin(), b.end(), label_equal);
             }
 
             inline std::vector<std::int64_t> positions_in(const labels& wanted, const label_index& in)
@@ -248,11 +257,11 @@ namespace xt
                 std::size_t at = 0;
                 for (const auto& l : wanted)
                 {
-                    while (at < in.size() && in[at] < l)
+                    while (at < in.size() && label_less(in[at], l))
                     {
                         ++at;
                     }
-                    const bool found = at < in.size() && !(l < in[at]);
+                    const bool found = at < in.size() && !label_less(l, in[at]);
                     result.push_back(found ? static_cast<std::int64_t>(at) : named::missing);
                 }
                 return result;
@@ -270,8 +279,8 @@ namespace xt
                 std::size_t j = 0;
                 while (i < a.size() || j < b.size())
                 {
-                    const bool take_a = j == b.size() || (i < a.size() && !(b[j] < a[i]));
-                    const bool take_b = i == a.size() || (j < b.size() && !(a[i] < b[j]));
+                    const bool take_a = j == b.size() || (i < a.size() && !label_less(b[j], a[i]));
+                    const bool take_b = i == a.size() || (j < b.size() && !label_less(a[i], b[j]));
                     result.result.push_back(take_a ? a[i] : b[j]);
                     result.index[0].push_back(take_a ? static_cast<std::int64_t>(i++) : named::missing);
                     result.index[1].push_back(take_b ? static_cast<std::int64_t>(j++) : named::missing);
@@ -409,7 +418,7 @@ namespace xt
                             continue;
                         }
                         const auto& found = (*operands[k])[static_cast<std::size_t>(position)];
-                        if (found != result.result[i])
+                        if (!label_equal(found, result.result[i]))
                         {
                             fail("index[", k, "][", i, "] = ", position, " points at label ",
                                  format_label(found), " for result label ", format_label(result.result[i]));
@@ -462,7 +471,10 @@ namespace xt
                         " (xn::shape_exact, the default, needs equal labels: choose"
                         " xn::shape_intersection, xn::shape_union, xn::shape_left or xn::shape_right)");
                 }
-                check_alignment(operation, where, *result, a, b);
+                if constexpr (!is_builtin_shaping_v<S>)
+                {
+                    check_alignment(operation, where, *result, a, b);
+                }
                 return std::move(*result);
             }
         } // namespace detail
