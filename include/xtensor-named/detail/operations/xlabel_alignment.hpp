@@ -370,6 +370,7 @@ namespace xt
                 for (std::size_t j = 0; j < rank; ++j)
                 {
                     auto& steps = result.steps[j];
+                    steps.reserve(how.maps[j] ? how.maps[j]->size() : static_cast<std::size_t>(shape[j]));
                     if (how.maps[j])
                     {
                         for (const auto position : *how.maps[j])
