@@ -88,6 +88,27 @@ TEST(check_labels, accepts_unique_labels_of_one_type_and_an_empty_list)
     EXPECT_NO_THROW(xn::detail::check_labels("op", "axis 'x'", {}));
 }
 
+TEST(labels, compare_as_std_variant_orders_them)
+{
+    // label_less and label_equal compare two integers directly: every pair, integers at the ends of
+    // their range, strings, and an integer against a string, gives what std::variant's operators give.
+    const xn::labels all = {std::int64_t(-9223372036854775807 - 1), -5, -1,  0,    1,   2,    1000,
+                            std::int64_t(9223372036854775807),      "", "a", "ab", "b", "10", "2"};
+    for (const auto& a : all)
+    {
+        for (const auto& b : all)
+        {
+            EXPECT_EQ(xn::detail::label_less(a, b), a < b)
+                << xn::detail::format_label(a) << " < " << xn::detail::format_label(b);
+            EXPECT_EQ(xn::detail::label_equal(a, b), a == b)
+                << xn::detail::format_label(a) << " == " << xn::detail::format_label(b);
+        }
+    }
+    EXPECT_TRUE(xn::detail::strictly_increasing({-3, 0, 7}));
+    EXPECT_FALSE(xn::detail::strictly_increasing({0, 0}));
+    EXPECT_FALSE(xn::detail::strictly_increasing({"b", "a"}));
+}
+
 TEST(label_index, finds_positions_and_reports_absent_labels_as_missing)
 {
     const xn::labels ls{"c", "a", "b"};
