@@ -9,6 +9,7 @@
 #ifndef XTENSOR_NAMED_XCOORDS_HPP
 #define XTENSOR_NAMED_XCOORDS_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -176,6 +177,9 @@ namespace xt
             bool label_less(const label& a, const label& b) noexcept;
             bool label_equal(const label& a, const label& b) noexcept;
 
+            /// Whether two lists are the same list, or equal ones (so align as they are).
+            bool same_labels(const labels& a, const labels& b) noexcept;
+
             /**
              * Throws xn::shape_error unless the labels are all of one type and unique, naming the offending
              * labels and their positions; `where` names the list, as in "axis 'x'".
@@ -283,6 +287,11 @@ namespace xt
                 const auto* x = std::get_if<std::int64_t>(&a);
                 const auto* y = std::get_if<std::int64_t>(&b);
                 return x != nullptr && y != nullptr ? *x == *y : a == b;
+            }
+
+            inline bool same_labels(const labels& a, const labels& b) noexcept
+            {
+                return &a == &b || std::equal(a.begin(), a.end(), b.begin(), b.end(), label_equal);
             }
 
             inline bool strictly_increasing(const labels& ls) noexcept
@@ -527,7 +536,7 @@ namespace xt
             {
                 const labels* mine = lhs.find(axis);
                 const labels* other = rhs.find(axis);
-                if (other == nullptr || (other != mine && *other != *mine))
+                if (other == nullptr || !detail::same_labels(*other, *mine))
                 {
                     return false;
                 }

@@ -183,9 +183,6 @@ namespace xt
 
         namespace detail
         {
-            /// Whether two checked lists align as they are: the same list, or equal ones.
-            bool same_labels(const labels& a, const labels& b) noexcept;
-
             /// For each label of `wanted`, its position in `in` (checked, unique), or xn::missing.
             std::vector<std::int64_t> positions_in(const labels& wanted, const labels& in);
             std::vector<std::int64_t> positions_in(const labels& wanted, const label_index& in);
@@ -229,11 +226,6 @@ namespace xt
 
         namespace detail
         {
-            inline bool same_labels(const labels& a, const labels& b) noexcept
-            {
-                return &a == &b || std::equal(a.begin(), a.end(), b.begin(), b.end(), label_equal);
-            }
-
             inline std::vector<std::int64_t> positions_in(const labels& wanted, const label_index& in)
             {
                 std::vector<std::int64_t> result;
@@ -350,7 +342,7 @@ namespace xt
                     result.result.push_back(l);
                 }
             }
-            std::sort(result.result.begin(), result.result.end());
+            std::sort(result.result.begin(), result.result.end(), detail::label_less);
             result.index[0] = detail::positions_in(result.result, in_a);
             result.index[1] = detail::positions_in(result.result, in_b);
             return result;

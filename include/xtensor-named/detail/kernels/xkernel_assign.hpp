@@ -677,10 +677,13 @@ namespace xt
                     std::size_t scratch_bytes = 0;
                     for (auto& pending : m_pending)
                     {
-                        if (pending.aligned && pending.compute_in_scratch && &pending != into_output)
+                        if (pending.aligned && pending.compute_in_scratch)
                         {
+                            // The output holds into_output's rows: it takes no scratch memory.
                             pending.scratch_bytes =
-                                block_scratch::rounded(step * pending.deferred->row_bytes());
+                                &pending == into_output
+                                    ? 0
+                                    : block_scratch::rounded(step * pending.deferred->row_bytes());
                             scratch_bytes += pending.scratch_bytes;
                         }
                     }
@@ -713,7 +716,7 @@ namespace xt
                                 pending.compute_in_scratch(first, last, at);
                                 pending.in_scratch = true;
                                 computed.push_back(deferred_rows{pending.deferred, first, last, at});
-                                free_scratch += &pending == into_output ? 0 : pending.scratch_bytes;
+                                free_scratch += pending.scratch_bytes;
                             }
                             else if (pending.aligned)
                             {
