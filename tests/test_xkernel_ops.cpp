@@ -12,11 +12,13 @@
 // element types converted as C++ converts them; reducers inside a tree evaluated first.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <functional>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -305,6 +307,137 @@ TYPED_TEST(kernel_ops, binary_math_functions_stay_within_their_bound)
         expected.flat(i) = static_cast<T>(std::fdim(x.flat(i), y.flat(i)));
     }
     EXPECT_TRUE(same_bits(kernel_value<T>(xt::fdim(x, y)), expected));
+}
+
+namespace
+{
+    /// The inputs of the sweep: special values, the edges of the functions' domains (1, -1, the limits of
+    /// exp), and +-10^k over the whole range of T.
+    template <class T>
+    std::vector<T> sweep_values()
+    {
+        const xt::xarray<T> s = special_values<T>();
+        std::vector<T> values(s.begin(), s.end());
+        for (const double edge :
+             {0.99999, 1.00001, 88.7, 89., 709.7, 710., 1e-310, 3.14159265358979, 201.1, 1.7e6})
+        {
+            values.push_back(static_cast<T>(edge));
+            values.push_back(static_cast<T>(-edge));
+        }
+        const int highest = std::numeric_limits<T>::max_exponent10;
+        const int lowest = std::numeric_limits<T>::min_exponent10 - std::numeric_limits<T>::digits10;
+        for (int k = lowest; k <= highest; k += sizeof(T) == 4 ? 1 : 11)
+        {
+            values.push_back(static_cast<T>(std::pow(10., k)));
+            values.push_back(static_cast<T>(-std::pow(10., k)));
+        }
+        return values;
+    }
+
+    /// Whether `actual` is std's `expected`: the same NaN, infinity or zero (with its sign where std gives
+    /// a zero from a nonzero input too), else within `bound` units in the last place.
+    template <class T>
+    bool as_std(T actual, T expected, long long bound)
+    {
+        if (std::isnan(expected) || std::isinf(expected) || expected == T(0))
+        {
+            return std::isnan(expected)
+                       ? std::isnan(actual)
+                       : actual == expected && std::signbit(actual) == std::signbit(expected);
+        }
+        return ulp_distance(actual, expected) <= bound;
+    }
+
+    /// 37 elements: on every instruction set, whole batches and a tail, so that every position of a batch
+    /// and of the tail is swept.
+    constexpr std::size_t sweep_length = 37;
+
+    /// `arguments` with one element replaced by `value`, at each position in turn, and all of them at once:
+    /// fails on the first element whose `kernel` value is not `reference`'s, naming its position.
+    template <class T, class K, class R>
+    ::testing::AssertionResult same_wherever_it_sits(const std::string& name, K kernel, R reference,
+                                                     const std::vector<T>& value, long long bound)
+    {
+        const std::size_t arity = value.size();
+        std::vector<xt::xarray<T>> arguments(arity);
+        const auto expected = std::apply(reference, std::array<T, 2>{value[0], value[arity - 1]});
+        for (std::size_t position = 0; position <= sweep_length; ++position)
+        {
+            for (std::size_t a = 0; a < arity; ++a)
+            {
+                // Around the swept lane, ordinary values that every function computes in its batches.
+                arguments[a] = xt::xarray<T>::from_shape({sweep_length});
+                arguments[a].fill(T(0.75));
+                if (position == sweep_length)
+                {
+                    arguments[a].fill(value[a]);
+                }
+                else
+                {
+                    arguments[a](position) = value[a];
+                }
+            }
+            const xt::xarray<T> actual = kernel(arguments);
+            for (std::size_t i = 0; i < sweep_length; ++i)
+            {
+                if ((position == sweep_length || i == position) && !as_std(actual(i), T(expected), bound))
+                {
+                    auto failure = ::testing::AssertionFailure() << name << "(";
+                    for (std::size_t a = 0; a < arity; ++a)
+                    {
+                        failure << (a == 0 ? "" : ", ") << value[a];
+                    }
+                    return failure << ") at position " << i << " of " << sweep_length << ": " << actual(i)
+                                   << " instead of std's " << expected;
+                }
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+} // namespace
+
+TYPED_TEST(kernel_ops, math_functions_give_std_values_wherever_the_element_sits)
+{
+    using T = TypeParam;
+    const std::vector<T> values = sweep_values<T>();
+    for (const auto& c : math_cases<T>())
+    {
+        for (const T v : values)
+        {
+            EXPECT_TRUE(same_wherever_it_sits<T>(
+                c.name, [&](const std::vector<xt::xarray<T>>& x) { return c.kernel(x[0]); },
+                [&](T x, T) { return c.reference(x); }, {v}, std::max(c.bound, 4LL)));
+        }
+    }
+}
+
+TYPED_TEST(kernel_ops, binary_math_functions_give_std_values_wherever_the_elements_sit)
+{
+    using T = TypeParam;
+    const xt::xarray<T> s = special_values<T>();
+    std::vector<T> values(s.begin(), s.end());
+    values.push_back(T(1e-200));
+    values.push_back(T(3e19));
+    values.push_back(T(4e19));
+    values.push_back(T(1e300));
+    for (const T y : values)
+    {
+        for (const T x : values)
+        {
+            EXPECT_TRUE(same_wherever_it_sits<T>(
+                "atan2",
+                [](const std::vector<xt::xarray<T>>& a) { return kernel_value<T>(xt::atan2(a[0], a[1])); },
+                [](T u, T v) { return static_cast<T>(std::atan2(u, v)); }, {y, x}, 4));
+            EXPECT_TRUE(same_wherever_it_sits<T>(
+                "hypot",
+                [](const std::vector<xt::xarray<T>>& a) { return kernel_value<T>(xt::hypot(a[0], a[1])); },
+                [](T u, T v) { return static_cast<T>(std::hypot(u, v)); }, {y, x}, 4));
+            EXPECT_TRUE(same_wherever_it_sits<T>(
+                "fdim",
+                [](const std::vector<xt::xarray<T>>& a) { return kernel_value<T>(xt::fdim(a[0], a[1])); },
+                [](T u, T v) { return static_cast<T>(std::fdim(u, v)); }, {y, x}, 0));
+        }
+    }
 }
 
 TYPED_TEST(kernel_ops, exp_and_log_near_the_ends_of_their_range_give_what_std_gives)

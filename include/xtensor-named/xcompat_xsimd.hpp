@@ -397,23 +397,25 @@ namespace xt
                     return choose<T>(m, batch_traits<T>::splat(T(1)), batch_traits<T>::splat(T(0)));
                 }
 
-                /// The lanes of `simd_result` where `outside` is set, replaced by `scalar` of `x`'s lanes:
-                /// out of line, so that the loops that rarely need it keep their registers.
-                template <class B, class M, class F>
-                XTENSOR_NAMED_COLD B replace_lanes(B simd_result, B x, M outside, F scalar) noexcept
+                /// The lanes of `simd_result` where `outside` is set, replaced by `scalar` of the lanes of
+                /// the arguments `xs`: out of line, so that the loops that rarely need it keep their
+                /// registers.
+                template <class B, class M, class F, std::size_t... I, class... X>
+                XTENSOR_NAMED_COLD B replace_lanes(B simd_result, M outside, F scalar,
+                                                   std::index_sequence<I...>, X... xs) noexcept
                 {
                     using T = typename B::value_type;
                     alignas(sizeof(B)) T result[B::size];
-                    alignas(sizeof(B)) T input[B::size];
+                    alignas(sizeof(B)) T input[sizeof...(X)][B::size];
                     alignas(sizeof(B)) T marked[B::size];
                     simd_result.store_aligned(result);
-                    x.store_aligned(input);
+                    (xs.store_aligned(input[I]), ...);
                     xsimd::select(outside, B(T(1)), B(T(0))).store_aligned(marked);
                     for (std::size_t i = 0; i < B::size; ++i)
                     {
                         if (marked[i] != T(0))
                         {
-                            result[i] = scalar(input[i]);
+                            result[i] = scalar(input[I][i]...);
                         }
                     }
                     return B::load_aligned(result);
@@ -423,17 +425,22 @@ namespace xt
                  * `simd(x)`, with the lanes where `outside` is set computed by `scalar` instead: for a
                  * function whose xsimd form is inaccurate or undefined on part of its domain. Those lanes
                  * reach `simd` as 1, so that it never converts a NaN or an infinity to an integer
-                 * (undefined behaviour); the common batch, with none of them, pays one test.
+                 * (undefined behaviour); the common batch, with none of them, pays one test. Any number of
+                 * arguments, all batches of one type.
                  */
-                template <class B, class M, class S, class F>
-                inline B with_scalar_lanes(const B& x, const M& outside, S&& simd, F&& scalar) noexcept
+                template <class B, class M, class S, class F, class... R>
+                inline B with_scalar_lanes(const M& outside, S&& simd, F&& scalar, const B& x,
+                                           const R&... rest) noexcept
                 {
                     if (XTENSOR_NAMED_UNLIKELY(xsimd::any(outside)))
                     {
                         using T = typename B::value_type;
-                        return replace_lanes(simd(xsimd::select(outside, B(T(1)), x)), x, outside, scalar);
+                        const B one(T(1));
+                        return replace_lanes(
+                            simd(xsimd::select(outside, one, x), xsimd::select(outside, one, rest)...),
+                            outside, scalar, std::make_index_sequence<1 + sizeof...(R)>(), x, rest...);
                     }
-                    return simd(x);
+                    return simd(x, rest...);
                 }
 
                 /**

@@ -254,6 +254,21 @@ namespace xt
             };
             using kernel_moderate = kernel_interval<kernel_moderate_bounds>;
 
+            /// sin, cos and tan up to xsimd's "medium" range (64 pi in float, 2^18 pi in double), where its
+            /// reduction is vectorised: beyond, xsimd reduces each lane with a scalar copy of fdlibm's
+            /// __ieee754_rem_pio2, which shifts negative values left (undefined behaviour). std:: computes
+            /// those lanes, as fast.
+            struct kernel_trigonometric_bounds
+            {
+                template <class T>
+                static constexpr std::pair<double, double> of() noexcept
+                {
+                    return sizeof(T) == 4 ? std::pair<double, double>(-201., 201.)
+                                          : std::pair<double, double>(-823549., 823549.);
+                }
+            };
+            using kernel_trigonometric = kernel_interval<kernel_trigonometric_bounds>;
+
             /// The lanes of log, log2 and log10 that xsimd 8 gets wrong in double: positive subnormals.
             struct kernel_normal_positive
             {
@@ -273,6 +288,50 @@ namespace xt
                 {
                     using T = typename B::value_type;
                     return simd::not_equal(x, B(T(0))) && (xsimd::abs(x) < B(std::numeric_limits<T>::min()));
+                }
+            };
+
+            /// acosh, defined from 1 on: xsimd 8 gives 0 or -infinity below 1 where std::acosh gives NaN, and
+            /// converts huge values to integers on the way (as kernel_moderate).
+            struct kernel_acosh_domain
+            {
+                template <class B>
+                static auto outside(const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    return !((x >= B(T(1))) & (x <= B(T(4503599627370496.))));
+                }
+            };
+
+            /// atan2(y, x) where both are zeros or both infinities: xsimd 8 gives NaN there, std::atan2 the
+            /// angle of the quadrant (0, pi, pi/4, 3 pi/4 with their signs).
+            struct kernel_atan2_domain
+            {
+                template <class B>
+                static auto outside(const B& y, const B& x) noexcept
+                {
+                    using T = typename B::value_type;
+                    const B ay = xsimd::abs(y);
+                    const B ax = xsimd::abs(x);
+                    const B infinity(std::numeric_limits<T>::infinity());
+                    return ((ay == B(T(0))) & (ax == B(T(0)))) | ((ay == infinity) & (ax == infinity));
+                }
+            };
+
+            /// hypot(x, y), which xsimd computes as sqrt(x * x + y * y): the squares overflow above the
+            /// square root of the largest number and lose their digits below that of the smallest normal
+            /// one, and an infinity with a NaN gives NaN where std::hypot gives infinity. Inside: the
+            /// larger magnitude 0 or between 2^-60 and 2^60 (float), 2^-500 and 2^500 (double).
+            struct kernel_hypot_domain
+            {
+                template <class B>
+                static auto outside(const B& x, const B& y) noexcept
+                {
+                    using T = typename B::value_type;
+                    constexpr T small = sizeof(T) == 4 ? T(0x1p-60) : T(0x1p-500);
+                    constexpr T large = sizeof(T) == 4 ? T(0x1p60) : T(0x1p500);
+                    const B larger = xsimd::max(xsimd::abs(x), xsimd::abs(y));
+                    return !((larger <= B(large)) & ((larger >= B(small)) | (larger == B(T(0)))));
                 }
             };
 
@@ -300,6 +359,48 @@ namespace xt
                 }
             };
 
+            /// expm1 and log1p keep the sign of a zero, as std:: does: xsimd gives +0 for -0.
+            template <class F>
+            struct kernel_keeping_zeros
+            {
+                template <class V>
+                static V apply(const V& x) noexcept
+                {
+                    return pick(x == V(0), x, F{}.simd_apply(x));
+                }
+            };
+
+            template <>
+            struct kernel_inside<xt::math::expm1_fun> : kernel_keeping_zeros<xt::math::expm1_fun>
+            {
+            };
+
+            template <>
+            struct kernel_inside<xt::math::log1p_fun> : kernel_keeping_zeros<xt::math::log1p_fun>
+            {
+            };
+
+            /// The rounding functions give a result of their argument's sign (-0 from -0.5), as std:: does:
+            /// xsimd's SSE2 forms, which round through integers, give +0 there.
+            template <class F>
+            struct kernel_keeping_sign
+            {
+                template <class V>
+                static V apply(const V& x) noexcept
+                {
+                    return xsimd::copysign(F{}.simd_apply(x), x);
+                }
+            };
+
+            // clang-format off
+            template <> struct kernel_inside<xt::math::ceil_fun> : kernel_keeping_sign<xt::math::ceil_fun> {};
+            template <> struct kernel_inside<xt::math::floor_fun> : kernel_keeping_sign<xt::math::floor_fun> {};
+            template <> struct kernel_inside<xt::math::trunc_fun> : kernel_keeping_sign<xt::math::trunc_fun> {};
+            template <> struct kernel_inside<xt::math::round_fun> : kernel_keeping_sign<xt::math::round_fun> {};
+            template <> struct kernel_inside<xt::math::rint_fun> : kernel_keeping_sign<xt::math::rint_fun> {};
+            template <> struct kernel_inside<xt::math::nearbyint_fun> : kernel_keeping_sign<xt::math::nearbyint_fun> {};
+            // clang-format on
+
 /// Where xsimd 8's function leaves the accuracy of the rest of its domain, the lanes are computed with
 /// xtensor's functor instead: `Domain::outside(x)` marks them (rarely any, so one test per batch).
 #define XTENSOR_NAMED_KERNEL_GUARDED(NAME, DOMAIN)                                                           \
@@ -323,9 +424,9 @@ namespace xt
             else                                                                                             \
             {                                                                                                \
                 return simd::with_scalar_lanes(                                                              \
-                    x, DOMAIN::outside(x),                                                                   \
+                    DOMAIN::outside(x),                                                                      \
                     [](const V& v) { return kernel_inside<xt::math::NAME##_fun>::apply(v); },                \
-                    [](auto v) { return xt::math::NAME##_fun{}(v); });                                       \
+                    [](auto v) { return xt::math::NAME##_fun{}(v); }, x);                                    \
             }                                                                                                \
         }
 
@@ -348,15 +449,35 @@ namespace xt
     }                                                                                                        \
     ;
 
+/// A binary function whose lanes outside `DOMAIN::outside(a, b)` are computed with xtensor's functor.
+#define XTENSOR_NAMED_KERNEL_GUARDED_BINARY(NAME, DOMAIN)                                                    \
+    template <>                                                                                              \
+    struct kernel_op<xt::math::NAME##_fun> : kernel_arithmetic_op                                            \
+    {                                                                                                        \
+        static constexpr std::size_t arity = 2;                                                              \
+        template <class V>                                                                                   \
+        static V apply(const V& a, const V& b) noexcept                                                      \
+        {                                                                                                    \
+            if constexpr (std::is_arithmetic<V>::value)                                                      \
+            {                                                                                                \
+                return xt::math::NAME##_fun{}(a, b);                                                         \
+            }                                                                                                \
+            else                                                                                             \
+            {                                                                                                \
+                return simd::with_scalar_lanes(                                                              \
+                    DOMAIN::outside(a, b),                                                                   \
+                    [](const V& u, const V& v) { return xt::math::NAME##_fun{}.simd_apply(u, v); },          \
+                    [](auto u, auto v) { return xt::math::NAME##_fun{}(u, v); }, a, b);                      \
+            }                                                                                                \
+        }                                                                                                    \
+    };
+
 #define XTENSOR_NAMED_KERNEL_UNARY(NAME) XTENSOR_NAMED_KERNEL_GUARDED(NAME, kernel_moderate)
-#define XTENSOR_NAMED_KERNEL_BINARY(NAME)                                                                    \
-    XTENSOR_NAMED_KERNEL_FUNCTOR(xt::math::NAME##_fun, kernel_arithmetic_op, 2)
 #define XTENSOR_NAMED_KERNEL_PREDICATE(NAME)                                                                 \
     XTENSOR_NAMED_KERNEL_FUNCTOR(xt::math::NAME##_fun, kernel_predicate_op, 1)
 
             XTENSOR_NAMED_KERNEL_UNARY(abs)
             XTENSOR_NAMED_KERNEL_UNARY(fabs)
-            XTENSOR_NAMED_KERNEL_BINARY(fdim)
             XTENSOR_NAMED_KERNEL_NOTING(exp, kernel_exp_range)
             XTENSOR_NAMED_KERNEL_NOTING(exp2, kernel_exp2_range)
             XTENSOR_NAMED_KERNEL_NOTING(expm1, kernel_exp_range)
@@ -366,19 +487,19 @@ namespace xt
             XTENSOR_NAMED_KERNEL_UNARY(log1p)
             XTENSOR_NAMED_KERNEL_UNARY(sqrt)
             XTENSOR_NAMED_KERNEL_GUARDED(cbrt, kernel_normal_magnitude)
-            XTENSOR_NAMED_KERNEL_BINARY(hypot)
-            XTENSOR_NAMED_KERNEL_UNARY(sin)
-            XTENSOR_NAMED_KERNEL_UNARY(cos)
-            XTENSOR_NAMED_KERNEL_UNARY(tan)
+            XTENSOR_NAMED_KERNEL_GUARDED_BINARY(hypot, kernel_hypot_domain)
+            XTENSOR_NAMED_KERNEL_GUARDED(sin, kernel_trigonometric)
+            XTENSOR_NAMED_KERNEL_GUARDED(cos, kernel_trigonometric)
+            XTENSOR_NAMED_KERNEL_GUARDED(tan, kernel_trigonometric)
             XTENSOR_NAMED_KERNEL_UNARY(asin)
             XTENSOR_NAMED_KERNEL_UNARY(acos)
             XTENSOR_NAMED_KERNEL_UNARY(atan)
-            XTENSOR_NAMED_KERNEL_BINARY(atan2)
+            XTENSOR_NAMED_KERNEL_GUARDED_BINARY(atan2, kernel_atan2_domain)
             XTENSOR_NAMED_KERNEL_GUARDED(sinh, kernel_exp_range)
             XTENSOR_NAMED_KERNEL_GUARDED(cosh, kernel_exp_range)
             XTENSOR_NAMED_KERNEL_UNARY(tanh)
             XTENSOR_NAMED_KERNEL_UNARY(asinh)
-            XTENSOR_NAMED_KERNEL_UNARY(acosh)
+            XTENSOR_NAMED_KERNEL_GUARDED(acosh, kernel_acosh_domain)
             XTENSOR_NAMED_KERNEL_UNARY(atanh)
             XTENSOR_NAMED_KERNEL_UNARY(ceil)
             XTENSOR_NAMED_KERNEL_UNARY(floor)
@@ -391,7 +512,7 @@ namespace xt
             XTENSOR_NAMED_KERNEL_PREDICATE(isnan)
 
 #undef XTENSOR_NAMED_KERNEL_UNARY
-#undef XTENSOR_NAMED_KERNEL_BINARY
+#undef XTENSOR_NAMED_KERNEL_GUARDED_BINARY
 #undef XTENSOR_NAMED_KERNEL_PREDICATE
 #undef XTENSOR_NAMED_KERNEL_FUNCTOR
 
@@ -431,6 +552,21 @@ namespace xt
                 static V apply(const V& v, const V& lo, const V& hi) noexcept
                 {
                     return pick(v < lo, lo, pick(hi < v, hi, v));
+                }
+            };
+
+            /// std::fdim's cases: x - y where x > y, +0 where x <= y (equal infinities, zeros of either
+            /// sign), NaN where either is NaN. xsimd's max(x - y, 0) gives NaN for equal infinities and keeps
+            /// -0.
+            template <>
+            struct kernel_op<xt::math::fdim_fun> : kernel_arithmetic_op
+            {
+                static constexpr std::size_t arity = 2;
+
+                template <class V>
+                static V apply(const V& x, const V& y) noexcept
+                {
+                    return pick(x > y, x - y, pick(x <= y, V(0), x + y));
                 }
             };
 
