@@ -173,3 +173,52 @@ TEST(xevaluate, expression_assigned_by_xtensor_gives_the_same_values)
     xt::xarray<double> by_xtensor = lazy.expression();
     EXPECT_EQ(by_xtensor, xn::eval(lazy).expression());
 }
+
+TEST(xevaluate, assign_into_a_labelled_output_takes_the_same_labels_in_any_axis_order)
+{
+    xt::xarray<double> storage = xt::zeros<double>({3, 2});
+    auto out = xn::name(storage, {"t", "c"}, xn::coords{{"t", {0, 1, 2}}});
+    const xt::xarray<double> a = {{1., 2., 3.}, {4., 5., 6.}};
+    xn::assign(out, xn::name(a, {"c", "t"}, xn::coords{{"t", {0, 1, 2}}}) * 2.);
+    EXPECT_EQ(storage, (xt::xarray<double>{{2., 8.}, {4., 10.}, {6., 12.}}));
+    // Without labels on the axis, by position, as many elements as the output has labels.
+    xn::assign(out, xn::name(a, {"c", "t"}) + 1.);
+    EXPECT_EQ(storage, (xt::xarray<double>{{2., 5.}, {3., 6.}, {4., 7.}}));
+    xn::assign(out, xt::xarray<double>{{1., 2.}, {3., 4.}, {5., 6.}});
+    EXPECT_EQ(storage, (xt::xarray<double>{{1., 2.}, {3., 4.}, {5., 6.}}));
+    EXPECT_EQ(out.coords().at("t"), (xn::labels{0, 1, 2}));
+}
+
+TEST(xevaluate, assign_refuses_other_labels_naming_both_lists_and_leaves_the_output_unchanged)
+{
+    xt::xarray<double> storage = {10., 11., 12.};
+    auto out = xn::name(storage, {"t"}, xn::coords{{"t", {0, 1, 2}}});
+    const xt::xarray<double> a = {1., 2., 3.};
+    // Permuted labels: writing by position would put the value of t = 2 under the label 0.
+    XN_EXPECT_THROW_MSG(xn::assign(out, xn::name(a, {"t"}, xn::coords{{"t", {2, 1, 0}}}) * 1.),
+                        xn::shape_error,
+                        "xn::assign: the output's axis 't' (axis 0) of (t) has the labels [0, 1, 2], and the "
+                        "expression's has [2, 1, 0]; select the output's labels first (e.sel), or align both "
+                        "with a join (xn::align)");
+    // Disjoint labels of the same length.
+    XN_EXPECT_THROW_MSG(xn::assign(out, xn::name(a, {"t"}, xn::coords{{"t", {7, 8, 9}}})), xn::shape_error,
+                        "xn::assign: the output's axis 't' (axis 0) of (t) has the labels [0, 1, 2], and the "
+                        "expression's has [7, 8, 9]; select the output's labels first (e.sel), or align both "
+                        "with a join (xn::align)");
+    // An axis without labels that would resize the labelled output.
+    const xt::xarray<double> longer = {1., 2., 3., 4.};
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, xn::name(longer, {"t"}) + 0.), xn::shape_error,
+        "xn::assign: the output's axis 't' (axis 0) of (t) has 3 labels, and the expression has "
+        "4 elements there");
+    XN_EXPECT_THROW_MSG(
+        xn::assign(out, longer), xn::shape_error,
+        "xn::assign: the output's axis 't' (axis 0) of (t) has 3 labels, and the expression has "
+        "4 elements there");
+    EXPECT_EQ(storage, (xt::xarray<double>{10., 11., 12.}));
+    EXPECT_EQ(out.coords().at("t"), (xn::labels{0, 1, 2}));
+    // The labels selected in the output's order are accepted.
+    const auto permuted = xn::name(a, {"t"}, xn::coords{{"t", {2, 1, 0}}});
+    xn::assign(out, permuted.sel({{"t", xn::labels{0, 1, 2}}}));
+    EXPECT_EQ(storage, (xt::xarray<double>{3., 2., 1.}));
+}

@@ -47,7 +47,11 @@ namespace xt
          * elements of `out` that it has already written (as with xt::noalias). A named `out` takes a named
          * `e` by name, its axes permuted to the output's order: an axis that one has and the other lacks
          * (a misspelled name) is an xn::name_error naming both dims. A plain `e` must have the output's
-         * rank. When the dims, the rank, a fixed shape or a view's shape refuse `e`, `out` is unchanged.
+         * rank. An axis that `out` labels takes `e`'s axis of the same name only with the same labels, or
+         * without labels and of as many elements: other labels are an xn::shape_error naming both lists
+         * (writing by position would leave `out`'s labels on other values; xn::align or `sel` lines them up
+         * first). When the dims, the labels, the rank, a fixed shape or a view's shape refuse `e`, `out` is
+         * unchanged.
          */
         template <class O, class E>
         void assign(O&& out, E&& e);
@@ -111,6 +115,52 @@ namespace xt
                                      " has more unnamed axes than the output ", output.to_string());
                 }
                 return from;
+            }
+
+            /**
+             * Throws xn::shape_error unless the labels of the output still name its elements after the
+             * assignment: on every axis the output labels, the expression has the same labels (as the
+             * default shaping strategy, shape_exact, asks of any two operands), or none and as many
+             * elements. Writing by position under other labels would leave the output's labels on other
+             * values. Labels of the expression on an axis the output does not label are not carried
+             * over: the output is a container, and keeps its own metadata.
+             */
+            template <class Shape>
+            void check_assigned_labels(const named::dims& out_names, const named::coords& out_labels,
+                                       const named::dims& names, const named::coords& labels,
+                                       const Shape& shape)
+            {
+                for (std::size_t i = 0; i < out_names.size(); ++i)
+                {
+                    const named::labels* kept =
+                        out_names.is_named(i) ? out_labels.find(out_names[i]) : nullptr;
+                    if (kept == nullptr)
+                    {
+                        continue;
+                    }
+                    const auto j = names.index_of(out_names[i]);
+                    if (j < 0)
+                    {
+                        continue; // assignment_order refuses the missing axis by name.
+                    }
+                    if (const named::labels* given = labels.find(out_names[i]))
+                    {
+                        if (!same_labels(*kept, *given))
+                        {
+                            throw_shape_error("assign", "the output's ", describe_axis(out_names, i),
+                                              " has the labels ", format_labels(*kept),
+                                              ", and the expression's has ", format_labels(*given),
+                                              "; select the output's labels first (e.sel), or align both "
+                                              "with a join (xn::align)");
+                        }
+                    }
+                    else if (static_cast<std::size_t>(shape[static_cast<std::size_t>(j)]) != kept->size())
+                    {
+                        throw_shape_error("assign", "the output's ", describe_axis(out_names, i), " has ",
+                                          kept->size(), " labels, and the expression has ",
+                                          shape[static_cast<std::size_t>(j)], " elements there");
+                    }
+                }
             }
 
             /// Throws xn::shape_error unless a container of type `C` and shape `current` can take `shape`.
@@ -219,6 +269,7 @@ namespace xt
             // Every check before the first write, so that a refused expression leaves `out` as it was.
             if constexpr (named_out && named_in)
             {
+                detail::check_assigned_labels(out.dims(), out.coords(), e.dims(), e.coords(), source.shape());
                 if (out.dims() != e.dims())
                 {
                     // By name: the expression's axes go where the output has them, and an axis that one
@@ -239,6 +290,8 @@ namespace xt
                                               ", and the expression has ", shape.size(), " axes, shape ",
                                               detail::shape_string(shape));
                 }
+                // A plain expression's axes are the output's, by position.
+                detail::check_assigned_labels(out.dims(), out.coords(), out.dims(), named::coords(), shape);
             }
             detail::check_assignable<std::decay_t<target_type>>(target.shape(), shape);
             detail::evaluate_into(target, source);
