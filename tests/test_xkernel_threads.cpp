@@ -11,8 +11,11 @@
 // (test_xkernel_threads_tbb) and with XTENSOR_USE_OPENMP (test_xkernel_threads_openmp), the last two with
 // XTENSOR_NAMED_PARALLEL_MIN_BYTES=0 so that every evaluation is cut.
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -20,6 +23,7 @@
 #include <xtensor-named/xtensor-named.hpp>
 
 #include "support/kernel_oracle.hpp"
+#include "support/observed_new.hpp"
 
 #if defined(XTENSOR_USE_TBB)
 #include <tbb/global_control.h>
@@ -66,7 +70,48 @@ namespace
         int m_previous = 1;
 #endif
     };
+
+    /// While set, operator new refuses every allocation on a thread other than the one that set it.
+    std::atomic<bool> refusing_workers{false};
+    std::thread::id refusing_from;
+
+    /// Refuses allocations on the other threads while it lives.
+    class refusal_on_workers
+    {
+    public:
+        refusal_on_workers()
+        {
+            refusing_from = std::this_thread::get_id();
+            refusing_workers = true;
+        }
+
+        ~refusal_on_workers()
+        {
+            refusing_workers = false;
+        }
+
+        refusal_on_workers(const refusal_on_workers&) = delete;
+        refusal_on_workers& operator=(const refusal_on_workers&) = delete;
+    };
+
+    /// x + y, throwing for x above 900: a user's functor with no SIMD form, which xtensor assigns.
+    struct throwing_sum
+    {
+        double operator()(double x, double y) const
+        {
+            if (x > 900.)
+            {
+                throw std::domain_error("throwing_sum: x above 900");
+            }
+            return x + y;
+        }
+    };
 } // namespace
+
+bool allow_allocation()
+{
+    return !refusing_workers || std::this_thread::get_id() == refusing_from;
+}
 
 TEST(kernel_threads, blocks_cover_the_outer_axis_in_order_with_shares_one_apart)
 {
@@ -184,4 +229,81 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         }
     }
     EXPECT_TRUE(kernel_oracle::within_ulps(two[4], by_loop, 1));
+}
+
+TEST(kernel_threads, an_exception_from_a_users_functor_reaches_the_caller)
+{
+    // 64 x 1000 elements, xtensor's assignment: under OpenMP its loop over elements without SIMD form
+    // runs in a parallel region, which the exception must not leave.
+    const thread_limit two(2);
+    // Operands of one shape, contiguous: xtensor's linear loop.
+    const xt::xarray<double> a = xt::arange<double>(64000.).reshape({64, 1000}) / 64.;
+    const xt::xarray<double> b = xt::ones<double>({64, 1000});
+    const auto na = xn::name(a, {"n", "x"});
+    const auto nb = xn::name(b, {"n", "x"});
+    const auto sum = xn::apply<xn::missing_dims>(throwing_sum{}, na, nb);
+    EXPECT_THROW(xn::eval(sum), std::domain_error);
+    xt::xarray<double> out = xt::zeros<double>({2, 2});
+    EXPECT_THROW(xn::assign(out, sum), std::domain_error);
+    EXPECT_EQ(out, (xt::xarray<double>{{0., 0.}, {0., 0.}}));
+    // The same functor on values below 900 is evaluated.
+    const xt::xarray<double> small = a / 100.;
+    const auto fine = xn::eval(xn::apply<xn::missing_dims>(throwing_sum{}, xn::name(small, {"n", "x"}), nb));
+    EXPECT_EQ(fine.expression(), xt::xarray<double>(small + 1.));
+}
+
+TEST(kernel_threads, an_exception_while_a_lazy_operand_is_evaluated_for_a_label_join_reaches_the_caller)
+{
+    const thread_limit two(2);
+    const xt::xarray<double> a = xt::arange<double>(64000.).reshape({64, 1000}) / 64.;
+    const xt::xarray<double> b = xt::ones<double>({64, 1000});
+    xn::labels times(64);
+    xn::labels shifted(64);
+    for (std::size_t i = 0; i < 64; ++i)
+    {
+        times[i] = static_cast<std::int64_t>(i);
+        shifted[i] = static_cast<std::int64_t>(i + 3);
+    }
+    const auto na = xn::name(a, {"t", "x"}, xn::coords{{"t", times}});
+    const auto nb = xn::name(b, {"t", "x"}, xn::coords{{"t", times}});
+    const auto lazy = xn::apply<xn::missing_dims>(throwing_sum{}, na, nb);
+    const auto other = xn::name(a, {"t", "x"}, xn::coords{{"t", shifted}});
+    EXPECT_THROW(xn::eval(xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), lazy, other)),
+                 std::domain_error);
+}
+
+TEST(kernel_threads, a_failure_to_allocate_on_a_worker_thread_reaches_the_caller)
+{
+    // A sum's blocks take buffers on the threads that run them: refused there, the std::bad_alloc must
+    // come out of the parallel region to the caller. In a build without threads every block runs here,
+    // where nothing is refused, and the sums are computed.
+    const thread_limit two(2);
+    const xt::xarray<double> a = xt::arange<double>(800000.).reshape({200, 4000}) / 1000.;
+    const auto na = xn::name(a, {"n", "x"});
+    xt::xarray<double> out = xt::zeros<double>({2});
+    bool refused = false;
+    {
+        const refusal_on_workers refusal;
+        try
+        {
+            xn::assign(out, xn::sum(na, {"x"}));
+        }
+        catch (const std::bad_alloc&)
+        {
+            refused = true;
+        }
+    }
+    if (refused)
+    {
+        // A new shape: the output is unchanged.
+        EXPECT_EQ(out, (xt::xarray<double>{0., 0.}));
+        EXPECT_TRUE(xn::detail::kernel_threads_enabled);
+    }
+    else
+    {
+        EXPECT_TRUE(kernel_oracle::within_ulps(out, xt::xarray<double>(xt::sum(a, {1})), 4));
+    }
+    // Evaluations go on once allocations are allowed again.
+    const auto sums = xn::eval(xn::sum(na, {"x"}));
+    EXPECT_TRUE(kernel_oracle::within_ulps(sums.expression(), xt::xarray<double>(xt::sum(a, {1})), 4));
 }

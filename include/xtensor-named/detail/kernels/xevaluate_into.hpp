@@ -138,7 +138,7 @@ namespace xt
                 if (!try_kernel_assign(out, e))
                 {
                     compute_deferred_operands(e);
-                    xt::noalias(out) = e;
+                    assign_by_xtensor(out, e);
                 }
             }
 

@@ -321,7 +321,7 @@ namespace xt
                     if (!try_kernel_assign(*temporary, reducer))
                     {
                         compute_deferred_operands(reducer);
-                        xt::noalias(*temporary) = reducer;
+                        assign_by_xtensor(*temporary, reducer);
                     }
                     add_temporary(std::move(temporary));
                 }

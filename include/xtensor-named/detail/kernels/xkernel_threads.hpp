@@ -11,7 +11,7 @@
 
 // Threads for the elementwise kernels, switched on as xtensor's own parallel assignment is: with
 // XTENSOR_USE_TBB (TBB's scheduler and its thread count) or XTENSOR_USE_OPENMP (OpenMP's). Without
-// either, everything runs on the calling thread and this header includes nothing.
+// either, everything runs on the calling thread and this header includes no thread library.
 //
 // An evaluation is split into blocks of its outermost axis, one per thread, each block evaluated as a
 // whole evaluation of its own: every element is computed by the same instructions as on one thread, so
@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 
 #if defined(XTENSOR_USE_TBB)
 #include <tbb/parallel_for.h>
@@ -29,6 +30,8 @@
 #elif defined(XTENSOR_USE_OPENMP)
 #include <omp.h>
 #endif
+
+#include "../../xcompat_xtensor.hpp"
 
 #ifndef XTENSOR_NAMED_PARALLEL_MIN_BYTES
 #define XTENSOR_NAMED_PARALLEL_MIN_BYTES (std::size_t(256) << 10)
@@ -107,11 +110,29 @@ namespace xt
                 tbb::parallel_for(
                     std::size_t(0), blocks, [&f](std::size_t b) { f(b); }, tbb::static_partitioner());
 #elif defined(XTENSOR_USE_OPENMP)
+                // An exception cannot leave an OpenMP region (the program would end): the first one
+                // thrown in a block is kept, and rethrown once every block is done.
                 const auto count = static_cast<long long>(blocks);
+                std::exception_ptr failure;
 #pragma omp parallel for schedule(static)
                 for (long long b = 0; b < count; ++b)
                 {
-                    f(static_cast<std::size_t>(b));
+                    try
+                    {
+                        f(static_cast<std::size_t>(b));
+                    }
+                    catch (...)
+                    {
+#pragma omp critical(xtensor_named_block_failure)
+                        if (!failure)
+                        {
+                            failure = std::current_exception();
+                        }
+                    }
+                }
+                if (failure)
+                {
+                    std::rethrow_exception(failure);
                 }
 #else
                 for (std::size_t b = 0; b < blocks; ++b)
@@ -119,6 +140,31 @@ namespace xt
                     f(b);
                 }
 #endif
+            }
+
+            /**
+             * `xt::noalias(out) = e` for an `out` of `e`'s shape: xtensor's assignment, where the kernels
+             * do not cover `e`. Under OpenMP xtensor assigns an expression without a SIMD form (one that
+             * calls a user's functor, through xn::apply) in a parallel region, which an exception from the
+             * functor cannot leave without ending the program: such an expression is assigned by
+             * xtensor's loop over steppers instead, on the calling thread, and its exceptions reach the
+             * caller. TBB delivers them itself.
+             */
+            template <class O, class E>
+            inline void assign_by_xtensor(O& out, const E& e)
+            {
+#if defined(XTENSOR_USE_OPENMP)
+                if constexpr (!xt::xassign_traits<O, E>::simd_assign())
+                {
+                    if (std::equal(out.shape().begin(), out.shape().end(), e.shape().begin(),
+                                   e.shape().end()))
+                    {
+                        xt::assign_data(out, e, false);
+                        return;
+                    }
+                }
+#endif
+                xt::noalias(out) = e;
             }
         } // namespace detail
     }     // namespace named
