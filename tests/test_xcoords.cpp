@@ -62,8 +62,25 @@ TEST(labels, format_quotes_strings_and_shortens_long_lists)
     EXPECT_EQ(xn::detail::format_labels({10, -20}), "[10, -20]");
     EXPECT_EQ(xn::detail::format_labels({"x1", "it's"}), "['x1', 'it\\x27s']");
     EXPECT_EQ(xn::detail::format_labels({}), "[]");
-    EXPECT_EQ(xn::detail::format_labels({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
-              "[0, 1, 2, 3, 4, 5, 6, 7, ... (10 labels)]");
+    EXPECT_EQ(xn::detail::format_labels({0, 6, 12, 18, 24, 30, 36, 42}), "[0, 6, 12, 18, 24, 30, 36, 42]");
+    EXPECT_EQ(xn::detail::format_labels({0, 6, 12, 18, 24, 30, 36, 42, 48, 54}),
+              "[0, 6, 12, ..., 42, 48, 54]");
+}
+
+TEST(labels, a_long_list_of_integers_or_strings_shows_its_first_and_last_three)
+{
+    xn::labels times;
+    xn::labels names;
+    for (std::int64_t i = 0; i < 1000; ++i)
+    {
+        times.emplace_back(i * 60);
+        names.emplace_back("s" + std::to_string(i));
+    }
+    EXPECT_EQ(xn::detail::format_labels(times), "[0, 60, 120, ..., 59820, 59880, 59940]");
+    EXPECT_EQ(xn::detail::format_labels(names), "['s0', 's1', 's2', ..., 's997', 's998', 's999']");
+    const xn::labels nine{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+    EXPECT_EQ(xn::detail::format_labels(nine), "['a', 'b', 'c', ..., 'g', 'h', 'i']");
+    EXPECT_EQ((xn::coords{{"t", times}}).to_string(), "{t: [0, 60, 120, ..., 59820, 59880, 59940]}");
 }
 
 TEST(check_labels, refuses_a_repeated_label_naming_both_positions)

@@ -227,7 +227,8 @@ namespace xt
             /// `10` for an integer label, `'x1'` for a string label.
             std::string format_label(const label& l);
 
-            /// `[10, 20, 30]`; a long list shows its first labels and how many there are.
+            /// `[10, 20, 30]`; a list of more than 8 labels shows its first and last three, as xarray's repr:
+            /// `[0, 6, 12, ..., 42, 48, 54]`.
             std::string format_labels(const labels& ls);
 
             /// "an integer" or "a string", for messages.
@@ -319,20 +320,24 @@ namespace xt
 
             inline std::string format_labels(const labels& ls)
             {
-                // A message about a long axis stays readable: its first labels say enough.
-                constexpr std::size_t shown = 8;
+                // A long axis shows its first and last labels, as xarray's repr does:
+                // [0, 6, 12, ..., 42, 48, 54]. A list of up to `whole` labels is shown whole.
+                constexpr std::size_t whole = 8;
+                constexpr std::size_t edge = 3;
+                const bool shortened = ls.size() > whole;
                 std::string out = "[";
-                for (std::size_t i = 0; i < ls.size() && i < shown; ++i)
+                for (std::size_t i = 0; i < ls.size(); ++i)
                 {
+                    if (shortened && i == edge)
+                    {
+                        out += ", ...";
+                        i = ls.size() - edge;
+                    }
                     if (i != 0)
                     {
                         out += ", ";
                     }
                     out += format_label(ls[i]);
-                }
-                if (ls.size() > shown)
-                {
-                    out += concat(", ... (", ls.size(), " labels)");
                 }
                 out += "]";
                 return out;
