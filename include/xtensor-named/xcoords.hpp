@@ -151,7 +151,7 @@ namespace xt
 
         /**
          * The position of a label that a list lacks: what a lookup finds for an absent label, and what an
-         * alignment's index map holds where an operand has no value (filled under xn::shape_union).
+         * alignment's index map holds where an operand has no value (filled under xn::join_outer).
          */
         inline constexpr std::int64_t missing = -1;
 

@@ -252,7 +252,7 @@ namespace xt
             else
             {
                 detail::check_strategies<A, V>();
-                return detail::aligned_elementwise<detail::common_strategy_t<A, V>, shape_left>(
+                return detail::aligned_elementwise<detail::common_strategy_t<A, V>, join_left>(
                     "fillna", detail::no_fill{}, detail::make_fill_nan{}, std::forward<A>(a),
                     std::forward<V>(value));
             }
@@ -273,7 +273,7 @@ namespace xt
             if constexpr (arrays && floating)
             {
                 detail::check_strategies<A, B>();
-                return detail::aligned_elementwise<detail::common_strategy_t<A, B>, shape_union>(
+                return detail::aligned_elementwise<detail::common_strategy_t<A, B>, join_outer>(
                     "combine_first", detail::no_fill{}, detail::make_fill_nan{}, std::forward<A>(a),
                     std::forward<B>(b));
             }
