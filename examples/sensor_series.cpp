@@ -104,5 +104,25 @@ int main()
     auto counts = xn::eval(xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), ca, cb, 0));
     std::cout << "7. samples per stamp: " << counts.expression() << " at " << counts.coords() << "\n";
     ok = check(counts.expression() == xt::xarray<int>{3, 5, 6, 8, 2}, "counts") && ok;
+
+    // 8. A range of stamps, both ends included as in xarray (the bounds need not be stamps), and a range
+    // of positions, the end excluded: views, not copies.
+    auto middle = either.sel({{"t", xn::slice(5, 30)}});
+    auto first_two = a.isel({{"t", xt::range(0, 2)}});
+    std::cout << "8. the union from t=5 to t=30: " << series(middle)
+              << "; a's first two: " << series(first_two) << "\n";
+    ok = check(middle.coords().at("t") == xn::labels{10, 20, 30}, "slice") && ok;
+    ok = check(first_two.coords().at("t") == xn::labels{0, 10}, "range") && ok;
+
+    // 9. Each sensor on every stamp (xr.align), then a's readings with b's where a has none.
+    auto [a_all, b_all] = xn::align<xn::join_outer>(a, b);
+    auto merged = xn::combine_first(a, b);
+    std::cout << "9. a on every stamp: " << series(a_all) << "\n   b where a has none: " << series(merged)
+              << "\n";
+    const xt::xarray<double> merged_values = merged.expression();
+    ok = check(b_all.coords().at("t") == xn::labels{0, 10, 20, 30, 40} && std::isnan(b_all.expression()(0)),
+               "align") &&
+         ok;
+    ok = check(merged_values == xt::xarray<double>{20.5, 21.0, 21.4, 21.9, 21.2}, "combine_first") && ok;
     return ok ? 0 : 1;
 }
