@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -550,6 +551,11 @@ TEST(isel, a_range_counts_negative_positions_from_the_end_clips_and_steps_either
     EXPECT_EQ(labels_of(a.isel({{"t", xt::range(4, _, -2)}})), (xn::labels{40, 20, 0}));
     EXPECT_EQ(labels_of(a.isel({{"t", xt::range(-1, 2, -3)}})), (xn::labels{60, 30}));
     EXPECT_EQ(values_of(a.isel({{"t", xt::range(4, _, -2)}})), (xt::xarray<double>{4., 2., 0.}));
+    constexpr auto most = std::numeric_limits<std::int64_t>::max();
+    constexpr auto least = std::numeric_limits<std::int64_t>::min();
+    EXPECT_EQ(labels_of(a.isel({{"t", xn::index_range(1, most, most)}})), (xn::labels{10}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xn::index_range(-1, least, least)}})), (xn::labels{60}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xn::index_range(least, most, 3)}})), (xn::labels{0, 30, 60}));
     EXPECT_EQ(values_of(a.isel({{"t", xn::index_range(std::nullopt, -4, 1)}})),
               (xt::xarray<double>{0., 1., 2.}));
 }

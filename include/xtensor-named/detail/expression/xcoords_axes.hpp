@@ -198,16 +198,18 @@ namespace xt
                 };
                 const std::int64_t start = clipped(range.start, step > 0 ? lower : upper);
                 const std::int64_t stop = clipped(range.stop, step > 0 ? upper : lower);
+                // Written so that no step, however large, overflows (-step would, for the lowest one).
                 std::int64_t count = 0;
                 if (step > 0 && stop > start)
                 {
-                    count = (stop - start + step - 1) / step;
+                    count = 1 + (stop - start - 1) / step;
                 }
                 else if (step < 0 && start > stop)
                 {
-                    count = (start - stop - step - 1) / -step;
+                    count = 1 - (start - stop - 1) / step;
                 }
-                return position_range{start, count, step};
+                // One position needs no step: a step beyond the axis would only enlarge the view's stride.
+                return position_range{start, count, count == 1 ? 1 : step};
             }
 
             /// `range` as a slice of xtensor's dynamic view. Its stop is written as an open end where
