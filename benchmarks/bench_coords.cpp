@@ -9,11 +9,11 @@
 // What labels cost an elementwise sum: building `a + b` and assigning it into an
 // existing array, for a 1-d series of n stamps and an (n, 64) table labelled along its first axis.
 //   unlabelled          the reference: named operands, no labels
-//   equal_exact         equal labels under xn::shape_exact (the default), two lists compared label by
+//   equal_exact         equal labels under xn::join_exact (the default), two lists compared label by
 //                       label; nothing gathered
-//   equal_union_shared  equal labels under xn::shape_union, both operands sharing one label list
-//   equal_union_copies  equal labels under xn::shape_union, two equal lists compared label by label
-//   shifted_union       labels shifted by one under xn::shape_union: both operands gathered and filled
+//   equal_union_shared  equal labels under xn::join_outer, both operands sharing one label list
+//   equal_union_copies  equal labels under xn::join_outer, two equal lists compared label by label
+//   shifted_union       labels shifted by one under xn::join_outer: both operands gathered and filled
 // The first four should run as fast as each other; the last pays the gather.
 
 #include <cstddef>
@@ -28,7 +28,7 @@ namespace xn = xt::named;
 
 namespace
 {
-    using union_dims = xn::with_shaping<xn::missing_dims, xn::shape_union>;
+    using union_dims = xn::with_shaping<xn::missing_dims, xn::join_outer>;
 
     xn::labels stamps(std::size_t n, std::int64_t first)
     {

@@ -837,7 +837,7 @@ namespace
     {
         const auto na = xn::name(d.a, {"station", "time"}, d.coords_a);
         const auto nb = xn::name(d.b, {"station", "time"}, d.coords_b);
-        const auto j = xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), na, nb);
+        const auto j = xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), na, nb);
         Sink{}(d.out, j - xn::nanmean(j, {"time"}));
     }
 

@@ -59,7 +59,7 @@ int main()
     auto b = xn::name(b_values, {"t"}, {{"t", {10, 20, 30, 40}}});
     std::cout << "1. a: " << series(a) << "\n   b: " << series(b) << "\n";
 
-    // 2. By default (xn::shape_exact) labels must be equal: the stamps differ, so a + b is refused.
+    // 2. By default (xn::join_exact) labels must be equal: the stamps differ, so a + b is refused.
     try
     {
         auto refused = a + b;
@@ -72,19 +72,19 @@ int main()
     }
 
     // 3. Intersection (tensorics' default, xarray's join='inner'): the stamps both have, in a's order.
-    auto both = xn::apply<xn::missing_dims, xn::shape_intersection>(std::plus<>(), a, b);
+    auto both = xn::apply<xn::missing_dims, xn::join_inner>(std::plus<>(), a, b);
     std::cout << "3. a + b where both measured: " << series(both) << "\n";
     bool ok = check(both.coords().at("t") == xn::labels{10, 20, 30}, "intersection stamps");
 
     // 4. Union (join='outer'): every stamp, sorted; a value that one sensor lacks is NaN.
-    auto either = xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b);
+    auto either = xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), a, b);
     std::cout << "4. a + b at every stamp:    " << series(either) << "\n";
     const xt::xarray<double> sums = either.expression();
     ok = check(either.coords().at("t") == xn::labels{0, 10, 20, 30, 40}, "union stamps") && ok;
     ok = check(std::isnan(sums(0)) && std::isnan(sums(4)) && sums(1) == 21.0 + 19.8, "union sums") && ok;
 
     // 5. A shaping strategy can also travel with the operands: their operators then align under it.
-    using inner = xn::with_shaping<xn::missing_dims, xn::shape_intersection>;
+    using inner = xn::with_shaping<xn::missing_dims, xn::join_inner>;
     auto ta = xn::name<inner>(a_values, {"t"}, {{"t", {0, 10, 20, 30}}});
     auto tb = xn::name<inner>(b_values, {"t"}, {{"t", {10, 20, 30, 40}}});
     auto mean = (ta + tb) / 2.;
@@ -101,8 +101,28 @@ int main()
     const xt::xarray<int> b_counts = {1, 1, 2, 2};
     auto ca = xn::name(a_counts, {"t"}, {{"t", {0, 10, 20, 30}}});
     auto cb = xn::name(b_counts, {"t"}, {{"t", {10, 20, 30, 40}}});
-    auto counts = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), ca, cb, 0));
+    auto counts = xn::eval(xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), ca, cb, 0));
     std::cout << "7. samples per stamp: " << counts.expression() << " at " << counts.coords() << "\n";
     ok = check(counts.expression() == xt::xarray<int>{3, 5, 6, 8, 2}, "counts") && ok;
+
+    // 8. A range of stamps, both ends included as in xarray (the bounds need not be stamps), and a range
+    // of positions, the end excluded: views, not copies.
+    auto middle = either.sel({{"t", xn::slice(5, 30)}});
+    auto first_two = a.isel({{"t", xt::range(0, 2)}});
+    std::cout << "8. the union from t=5 to t=30: " << series(middle)
+              << "; a's first two: " << series(first_two) << "\n";
+    ok = check(middle.coords().at("t") == xn::labels{10, 20, 30}, "slice") && ok;
+    ok = check(first_two.coords().at("t") == xn::labels{0, 10}, "range") && ok;
+
+    // 9. Each sensor on every stamp (xr.align), then a's readings with b's where a has none.
+    auto [a_all, b_all] = xn::align<xn::join_outer>(a, b);
+    auto merged = xn::combine_first(a, b);
+    std::cout << "9. a on every stamp: " << series(a_all) << "\n   b where a has none: " << series(merged)
+              << "\n";
+    const xt::xarray<double> merged_values = merged.expression();
+    ok = check(b_all.coords().at("t") == xn::labels{0, 10, 20, 30, 40} && std::isnan(b_all.expression()(0)),
+               "align") &&
+         ok;
+    ok = check(merged_values == xt::xarray<double>{20.5, 21.0, 21.4, 21.9, 21.2}, "combine_first") && ok;
     return ok ? 0 : 1;
 }

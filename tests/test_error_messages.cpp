@@ -282,14 +282,14 @@ TEST(error_messages, a_missing_label_gives_the_label_the_axis_and_its_labels)
     XN_EXPECT_THROW_HAS(a.isel({{"t", 5}}), xn::shape_error, {"xn::isel", "5", "axis 't' (axis 1", "size 3"});
 }
 
-TEST(error_messages, labels_that_differ_under_shape_exact_give_the_axis_and_both_label_lists)
+TEST(error_messages, labels_that_differ_under_join_exact_give_the_axis_and_both_label_lists)
 {
     const auto left = zeros({2, 3});
     const auto right = zeros({2, 3});
     const auto a = xn::name(left, {"x", "t"}, {{"t", {10, 20, 30}}});
     const auto b = xn::name(right, {"x", "t"}, {{"t", {10, 21, 30}}});
     XN_EXPECT_THROW_HAS(a + b, xn::shape_error,
-                        {"xn::operator+", "axis 't' (axis 1", "[10, 20, 30]", "[10, 21, 30]", "shape_exact"});
+                        {"xn::operator+", "axis 't' (axis 1", "[10, 20, 30]", "[10, 21, 30]", "join_exact"});
 }
 
 TEST(error_messages, malformed_labels_name_the_axis_and_the_positions)

@@ -419,7 +419,7 @@ TEST(regressions, a_failure_to_allocate_while_a_reduction_is_joined_by_label_pro
     const auto join = [&]
     {
         return xn::eval(
-            xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), shifted, xn::amax(labelled, {"c"})));
+            xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), shifted, xn::amax(labelled, {"c"})));
     };
     bool evaluated = false;
     long long failures = 0;

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -61,8 +63,25 @@ TEST(labels, format_quotes_strings_and_shortens_long_lists)
     EXPECT_EQ(xn::detail::format_labels({10, -20}), "[10, -20]");
     EXPECT_EQ(xn::detail::format_labels({"x1", "it's"}), "['x1', 'it\\x27s']");
     EXPECT_EQ(xn::detail::format_labels({}), "[]");
-    EXPECT_EQ(xn::detail::format_labels({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
-              "[0, 1, 2, 3, 4, 5, 6, 7, ... (10 labels)]");
+    EXPECT_EQ(xn::detail::format_labels({0, 6, 12, 18, 24, 30, 36, 42}), "[0, 6, 12, 18, 24, 30, 36, 42]");
+    EXPECT_EQ(xn::detail::format_labels({0, 6, 12, 18, 24, 30, 36, 42, 48, 54}),
+              "[0, 6, 12, ..., 42, 48, 54]");
+}
+
+TEST(labels, a_long_list_of_integers_or_strings_shows_its_first_and_last_three)
+{
+    xn::labels times;
+    xn::labels names;
+    for (std::int64_t i = 0; i < 1000; ++i)
+    {
+        times.emplace_back(i * 60);
+        names.emplace_back("s" + std::to_string(i));
+    }
+    EXPECT_EQ(xn::detail::format_labels(times), "[0, 60, 120, ..., 59820, 59880, 59940]");
+    EXPECT_EQ(xn::detail::format_labels(names), "['s0', 's1', 's2', ..., 's997', 's998', 's999']");
+    const xn::labels nine{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+    EXPECT_EQ(xn::detail::format_labels(nine), "['a', 'b', 'c', ..., 'g', 'h', 'i']");
+    EXPECT_EQ((xn::coords{{"t", times}}).to_string(), "{t: [0, 60, 120, ..., 59820, 59880, 59940]}");
 }
 
 TEST(check_labels, refuses_a_repeated_label_naming_both_positions)
@@ -499,6 +518,245 @@ TEST(isel, refuses_a_position_out_of_range_naming_axis_and_size)
     XN_EXPECT_THROW_MSG(
         a.isel({{"sensor", xn::index_list{0, -3}}}), xn::shape_error,
         "xn::isel: position -3 is out of range for axis 'sensor' (axis 0) of (sensor, t) of size 2");
+}
+
+TEST(isel, a_range_keeps_the_axis_end_excluded_with_the_labels_of_its_positions)
+{
+    const auto values = readings();
+    auto a = xn::name(values, {"sensor", "t"}, {{"sensor", {"x1", "x2"}}, {"t", {10, 20, 30}}});
+    auto first_two = a.isel({{"t", xt::range(0, 2)}});
+    EXPECT_EQ(first_two.dims(), xn::dims({"sensor", "t"}));
+    EXPECT_EQ(first_two.coords(), (xn::coords{{"sensor", {"x1", "x2"}}, {"t", {10, 20}}}));
+    EXPECT_EQ(values_of(first_two), (xt::xarray<double>{{1., 2.}, {4., 5.}}));
+    auto whole = a.isel({{"t", xt::all()}, {"sensor", 1}});
+    EXPECT_EQ(whole.dims(), xn::dims({"t"}));
+    EXPECT_EQ(whole.coords(), (xn::coords{{"t", {10, 20, 30}}}));
+    EXPECT_EQ(values_of(whole), (xt::xarray<double>{4., 5., 6.}));
+    auto none = a.isel({{"t", xt::range(2, 1)}});
+    EXPECT_EQ(values_of(none).shape(), (std::vector<std::size_t>{2, 0}));
+    EXPECT_EQ(none.coords().at("t"), xn::labels{});
+}
+
+TEST(isel, a_range_counts_negative_positions_from_the_end_clips_and_steps_either_way)
+{
+    using namespace xt::placeholders;
+    const xt::xarray<double> values = {0., 1., 2., 3., 4., 5., 6.};
+    auto a = xn::name(values, {"t"}, {{"t", {0, 10, 20, 30, 40, 50, 60}}});
+    const auto labels_of = [](const auto& e) { return e.coords().at("t"); };
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(-2, _)}})), (xn::labels{50, 60}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(-100, 2)}})), (xn::labels{0, 10}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(5, 100)}})), (xn::labels{50, 60}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(1, _, 2)}})), (xn::labels{10, 30, 50}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(_, _, -1)}})), (xn::labels{60, 50, 40, 30, 20, 10, 0}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(4, _, -2)}})), (xn::labels{40, 20, 0}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xt::range(-1, 2, -3)}})), (xn::labels{60, 30}));
+    EXPECT_EQ(values_of(a.isel({{"t", xt::range(4, _, -2)}})), (xt::xarray<double>{4., 2., 0.}));
+    constexpr auto most = std::numeric_limits<std::int64_t>::max();
+    constexpr auto least = std::numeric_limits<std::int64_t>::min();
+    EXPECT_EQ(labels_of(a.isel({{"t", xn::index_range(1, most, most)}})), (xn::labels{10}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xn::index_range(-1, least, least)}})), (xn::labels{60}));
+    EXPECT_EQ(labels_of(a.isel({{"t", xn::index_range(least, most, 3)}})), (xn::labels{0, 30, 60}));
+    EXPECT_EQ(values_of(a.isel({{"t", xn::index_range(std::nullopt, -4, 1)}})),
+              (xt::xarray<double>{0., 1., 2.}));
+}
+
+TEST(isel, refuses_a_range_of_step_zero_naming_the_axis)
+{
+    const auto values = readings();
+    auto a = xn::name(values, {"sensor", "t"});
+    XN_EXPECT_THROW_MSG(a.isel({{"t", xt::range(0, 2, 0)}}), xn::shape_error,
+                        "xn::isel: the range of axis 't' (axis 1) of (sensor, t) has step 0");
+}
+
+TEST(sel, a_label_range_includes_both_ends)
+{
+    const auto values = readings();
+    auto a = xn::name(values, {"sensor", "t"}, {{"sensor", {"x1", "x2"}}, {"t", {10, 20, 30}}});
+    auto middle = a.sel({{"t", xn::slice(20, 30)}});
+    EXPECT_EQ(middle.dims(), xn::dims({"sensor", "t"}));
+    EXPECT_EQ(middle.coords(), (xn::coords{{"sensor", {"x1", "x2"}}, {"t", {20, 30}}}));
+    EXPECT_EQ(values_of(middle), (xt::xarray<double>{{2., 3.}, {5., 6.}}));
+    auto second = a.sel({{"sensor", xn::slice("x2", "x2")}});
+    EXPECT_EQ(second.coords(), (xn::coords{{"sensor", {"x2"}}, {"t", {10, 20, 30}}}));
+    EXPECT_EQ(values_of(second), (xt::xarray<double>{{4., 5., 6.}}));
+    EXPECT_EQ(a.sel({{"t", xn::slice(std::nullopt, 20)}}).coords().at("t"), (xn::labels{10, 20}));
+    EXPECT_EQ(a.sel({{"t", xn::slice(20, std::nullopt)}}).coords().at("t"), (xn::labels{20, 30}));
+}
+
+TEST(sel, a_label_range_whose_bounds_are_not_labels_covers_the_labels_between)
+{
+    const xt::xarray<double> values = {0., 1., 2., 3.};
+    auto a = xn::name(values, {"t"}, {{"t", {10, 20, 30, 40}}});
+    auto inside = a.sel({{"t", xn::slice(15, 35)}});
+    EXPECT_EQ(inside.coords().at("t"), (xn::labels{20, 30}));
+    EXPECT_EQ(values_of(inside), (xt::xarray<double>{1., 2.}));
+    EXPECT_EQ(a.sel({{"t", xn::slice(-5, 10)}}).coords().at("t"), (xn::labels{10}));
+    EXPECT_EQ(a.sel({{"t", xn::slice(41, 50)}}).coords().at("t"), xn::labels{});
+    EXPECT_EQ(a.sel({{"t", xn::slice(30, 10)}}).coords().at("t"), xn::labels{});
+    EXPECT_EQ(values_of(a.sel({{"t", xn::slice(30, 10)}})).size(), 0u);
+    auto words = xn::name(values, {"w"}, {{"w", {"a", "b", "c", "d"}}});
+    EXPECT_EQ(words.sel({{"w", xn::slice("aa", "c")}}).coords().at("w"), (xn::labels{"b", "c"}));
+}
+
+TEST(sel, a_label_range_on_decreasing_labels_walks_down_from_the_larger_bound)
+{
+    const xt::xarray<double> values = {0., 1., 2., 3.};
+    auto a = xn::name(values, {"t"}, {{"t", {40, 30, 20, 10}}});
+    auto down = a.sel({{"t", xn::slice(35, 10)}});
+    EXPECT_EQ(down.coords().at("t"), (xn::labels{30, 20, 10}));
+    EXPECT_EQ(values_of(down), (xt::xarray<double>{1., 2., 3.}));
+    EXPECT_EQ(a.sel({{"t", xn::slice(10, 35)}}).coords().at("t"), xn::labels{});
+    EXPECT_EQ(a.sel({{"t", xn::slice(std::nullopt, 30)}}).coords().at("t"), (xn::labels{40, 30}));
+}
+
+TEST(sel, refuses_a_label_range_on_unsorted_labels_naming_the_axis_and_its_labels)
+{
+    const auto values = readings();
+    auto a = xn::name(values, {"sensor", "t"}, {{"t", {20, 10, 30}}});
+    XN_EXPECT_THROW_MSG(a.sel({{"t", xn::slice(10, 30)}}), xn::shape_error,
+                        "xn::sel: a range of labels needs sorted labels, but the labels of axis 't' (axis 1) "
+                        "of (sensor, t) are not sorted: [20, 10, 30]");
+}
+
+TEST(sel, refuses_a_range_bound_of_the_other_label_type_and_an_axis_without_labels)
+{
+    const auto values = readings();
+    auto a = xn::name(values, {"sensor", "t"}, {{"t", {10, 20, 30}}});
+    XN_EXPECT_THROW_MSG(a.sel({{"t", xn::slice(10, "b")}}), xn::shape_error,
+                        "xn::sel: the range bound 'b' is a string but the labels of axis 't' (axis 1) of "
+                        "(sensor, t) are [10, 20, 30]");
+    XN_EXPECT_THROW_HAS(a.sel({{"sensor", xn::slice(0, 1)}}), xn::shape_error,
+                        {"axis 'sensor' (axis 0) of (sensor, t) has no labels to select by"});
+}
+
+TEST(sel, ranges_are_views_that_write_through_to_the_container)
+{
+    auto values = readings();
+    auto a = xn::name(values, {"sensor", "t"}, {{"t", {10, 20, 30}}});
+    auto late = a.sel({{"t", xn::slice(20, 30)}});
+    late.expression() = xt::xarray<double>{{-2., -3.}, {-5., -6.}};
+    EXPECT_EQ(values, (xt::xarray<double>{{1., -2., -3.}, {4., -5., -6.}}));
+    auto every_other = a.isel({{"t", xt::range(0, 3, 2)}, {"sensor", 1}});
+    every_other.expression() = xt::xarray<double>{40., 60.};
+    EXPECT_EQ(values, (xt::xarray<double>{{1., -2., -3.}, {40., -5., 60.}}));
+    values(0, 2) = 7.;
+    EXPECT_EQ(values_of(late), (xt::xarray<double>{{-2., 7.}, {-5., 60.}}));
+}
+
+TEST(sel, ranges_mix_with_single_labels_and_lists_in_one_call)
+{
+    const xt::xarray<double> values = {{0., 1., 2., 3.}, {4., 5., 6., 7.}, {8., 9., 10., 11.}};
+    auto a = xn::name(values, {"x", "t"}, {{"x", {"a", "b", "c"}}, {"t", {10, 20, 30, 40}}});
+    auto picked = a.sel({{"x", xn::labels{"c", "a"}}, {"t", xn::slice(20, 35)}});
+    EXPECT_EQ(picked.coords(), (xn::coords{{"x", {"c", "a"}}, {"t", {20, 30}}}));
+    EXPECT_EQ(values_of(picked), (xt::xarray<double>{{9., 10.}, {1., 2.}}));
+    auto row = a.sel({{"t", xn::slice(15, 40)}, {"x", "b"}});
+    EXPECT_EQ(row.dims(), xn::dims({"t"}));
+    EXPECT_EQ(values_of(row), (xt::xarray<double>{5., 6., 7.}));
+    auto positions = a.isel({{"x", xn::index_list{2, 0}}, {"t", xt::range(-1, 0, -2)}});
+    EXPECT_EQ(positions.coords(), (xn::coords{{"x", {"c", "a"}}, {"t", {40, 20}}}));
+    EXPECT_EQ(values_of(positions), (xt::xarray<double>{{11., 9.}, {3., 1.}}));
+}
+
+// Against xarray: DataArray.sel with slices of labels and DataArray.isel with slices of positions.
+TEST(sel, matches_xarray_on_ranges_of_labels_and_positions)
+{
+    const auto cases = fixtures::read("coords_slice.txt");
+    ASSERT_GE(cases.size(), 2000u);
+    for (const auto& c : cases)
+    {
+        SCOPED_TRACE("coords_slice.txt case at line " + std::to_string(c.line));
+        const xn::dims names(c.strings("dims"));
+        const auto values = xn_test::fixture_array<double>(c, "values", xn_test::fixture_shape(c, "shape"));
+        const auto a = xn::name(values, names, xn_test::fixture_coords(c, "", names));
+        const bool by_label = c.string("mode") == "sel";
+        std::vector<std::pair<std::string, xn::label_selector>> labels_wanted;
+        std::vector<std::pair<std::string, xn::index_selector>> positions_wanted;
+        for (const auto& [key, tokens] : c.fields)
+        {
+            const std::string prefix = by_label ? "sel_" : "isel_";
+            if (key.rfind(prefix, 0) != 0)
+            {
+                continue;
+            }
+            const std::string axis = key.substr(prefix.size());
+            const std::string& how = tokens.front();
+            const auto bound = [&](const std::string& token) -> std::optional<xn::label>
+            {
+                if (token == "~")
+                {
+                    return std::nullopt;
+                }
+                return xn_test::fixture_label(c, token, axis);
+            };
+            const auto position = [](const std::string& token) -> std::optional<std::int64_t>
+            {
+                if (token == "~")
+                {
+                    return std::nullopt;
+                }
+                return std::stoll(token);
+            };
+            if (by_label && how == "range")
+            {
+                labels_wanted.emplace_back(axis, xn::slice(bound(tokens[1]), bound(tokens[2])));
+            }
+            else if (by_label && how == "one")
+            {
+                labels_wanted.emplace_back(axis, xn_test::fixture_label(c, tokens[1], axis));
+            }
+            else if (by_label)
+            {
+                xn::labels list;
+                for (std::size_t i = 1; i < tokens.size(); ++i)
+                {
+                    list.push_back(xn_test::fixture_label(c, tokens[i], axis));
+                }
+                labels_wanted.emplace_back(axis, list);
+            }
+            else if (how == "range")
+            {
+                const auto step = position(tokens[3]);
+                positions_wanted.emplace_back(
+                    axis, xn::index_range(position(tokens[1]), position(tokens[2]), step.value_or(1)));
+            }
+            else if (how == "one")
+            {
+                positions_wanted.emplace_back(axis, static_cast<std::int64_t>(std::stoll(tokens[1])));
+            }
+            else
+            {
+                xn::index_list list;
+                for (std::size_t i = 1; i < tokens.size(); ++i)
+                {
+                    list.push_back(std::stoll(tokens[i]));
+                }
+                positions_wanted.emplace_back(axis, list);
+            }
+        }
+        const auto check = [&](const auto& result)
+        {
+            const xn::dims r_dims(c.strings("r_dims"));
+            EXPECT_EQ(result.dims(), r_dims);
+            EXPECT_EQ(result.coords(), xn_test::fixture_coords(c, "r_", r_dims));
+            const auto r_shape = xn_test::fixture_shape(c, "r_shape");
+            const xt::xarray<double> got = result.expression();
+            ASSERT_EQ(std::vector<std::size_t>(got.shape().begin(), got.shape().end()), r_shape);
+            xn_test::expect_same_values(got, xn_test::fixture_array<double>(c, "r_values", r_shape));
+        };
+        if (by_label)
+        {
+            check(a.sel(labels_wanted));
+        }
+        else
+        {
+            check(a.isel(positions_wanted));
+        }
+        if (HasFailure())
+        {
+            break;
+        }
+    }
 }
 
 // Against xarray: DataArray.sel and DataArray.isel on random labelled arrays.

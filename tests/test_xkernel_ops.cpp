@@ -193,6 +193,40 @@ TYPED_TEST(kernel_ops, the_library_powers_match_xtensors_square_cube_and_pow)
     EXPECT_TRUE(same_bits(kernel_value<T>(xn::pow<0>(a)), xt::xarray<T>(xt::ones<T>(a.shape()))));
 }
 
+TYPED_TEST(kernel_ops, fillna_and_combine_first_take_the_second_value_on_nan_lanes_only)
+{
+    using T = TypeParam;
+    const auto values = special_values<T>();
+    const std::size_t n = values.size();
+    // Every special value meets every other, the second operand broadcast along rows or columns.
+    xt::xarray<T> a = xt::xarray<T>::from_shape({n, n});
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            a(i, j) = values((i + j) % n);
+        }
+    }
+    const xt::xarray<T> row = xt::view(values, xt::newaxis(), xt::all());
+    const xt::xarray<T> column = xt::view(values, xt::all(), xt::newaxis());
+    for (const auto* other : {&row, &column})
+    {
+        const auto e = xt::detail::make_xfunction<xn::detail::fill_nan_fun>(a, *other);
+        xt::xarray<T> expected = xt::xarray<T>::from_shape(a.shape());
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            for (std::size_t j = 0; j < n; ++j)
+            {
+                const T b = other == &row ? row(0, j) : column(i, 0);
+                expected(i, j) = std::isnan(a(i, j)) ? b : a(i, j);
+            }
+        }
+        EXPECT_TRUE(same_bits(kernel_value<T>(e), expected));
+    }
+    const auto filled = xt::detail::make_xfunction<xn::detail::fill_nan_fun>(a, T(-3));
+    EXPECT_TRUE(same_bits(kernel_value<T>(filled), xt::xarray<T>(xt::where(xt::isnan(a), T(-3), a))));
+}
+
 /*****************************************************
  * math functions: within the bound of docs/kernels  *
  *****************************************************/

@@ -259,7 +259,7 @@ TEST(named_composition, every_reader_of_an_operation_finds_its_reduction_compute
     // Label alignment, which reads the operand's memory: a union join with an operand of other labels.
     const auto labelled = xn::name(o.x, {"n", "c", "h", "w"}, {{"w", {0, 1, 2, 3, 4}}});
     const auto shifted = xn::name(o.x, {"n", "c", "h", "w"}, {{"w", {1, 2, 3, 4, 5}}});
-    const auto joined = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(
+    const auto joined = xn::eval(xn::apply<xn::missing_dims, xn::join_outer>(
         std::plus<>(), labelled - xn::amax(labelled, {"c"}), shifted));
     EXPECT_EQ(joined.shape(), (std::vector<std::size_t>{2, 3, 4, 6}));
     EXPECT_EQ(joined.expression()(1, 2, 3, 1), expected(1, 2, 3, 1) + o.x(1, 2, 3, 0));

@@ -360,6 +360,32 @@ TEST(xnamed_expression, prints_the_axes_with_their_sizes_then_the_values_then_th
     EXPECT_EQ(partly.str(), "(t: 3, ?: 2)\n{{ 1.,  4.},\n { 2.,  5.},\n { 3.,  6.}}\n  t: [10, 20, 30]");
 }
 
+TEST(xnamed_expression, prints_the_first_and_last_labels_and_values_of_a_long_axis)
+{
+    xn::labels times;
+    xn::labels sensors;
+    for (std::int64_t i = 0; i < 2000; ++i)
+    {
+        times.emplace_back(i * 6);
+    }
+    for (int i = 0; i < 12; ++i)
+    {
+        sensors.emplace_back("x" + std::to_string(i));
+    }
+    const xt::xarray<int> values = xt::arange<int>(2000);
+    std::ostringstream out;
+    out << xn::name(values, {"t"}, {{"t", times}});
+    // The values as xtensor prints them, summarised past 1000 elements as numpy's repr is.
+    EXPECT_EQ(
+        out.str(),
+        "(t: 2000)\n{   0,    1,    2, ..., 1997, 1998, 1999}\n  t: [0, 6, 12, ..., 11982, 11988, 11994]");
+    const xt::xarray<double> table = xt::zeros<double>({12, 1});
+    std::ostringstream labelled;
+    labelled << xn::name(table, {"sensor", "?"}, {{"sensor", sensors}});
+    EXPECT_EQ(labelled.str().substr(labelled.str().rfind('\n')),
+              "\n  sensor: ['x0', 'x1', 'x2', ..., 'x9', 'x10', 'x11']");
+}
+
 TEST(xnamed_expression, prints_shapes_and_sizes_by_name)
 {
     const xt::xarray<double> values = xt::zeros<double>({2, 3, 4});

@@ -9,15 +9,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <xtensor-named/detail/kernels/xkernel_assign.hpp>
 #include <xtensor-named/xevaluate.hpp>
 #include <xtensor-named/xnamed_math.hpp>
 
+#include "support/coords_fixture.hpp"
 #include "support/expect_error.hpp"
+#include "support/fixture_reader.hpp"
 
 namespace xn = xt::named;
 
@@ -243,4 +248,173 @@ TEST(xnamed_math, results_are_lazy)
     auto root = xn::sqrt(xn::name(a, {"x"}));
     a(1) = 9.;
     EXPECT_EQ(root.expression()(1), 3.);
+}
+
+// fillna and combine_first
+// ========================
+
+namespace
+{
+    const double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+    /// NaN equal to NaN, exactly otherwise.
+    ::testing::AssertionResult same_or_both_nan(const xt::xarray<double>& actual,
+                                                const xt::xarray<double>& expected)
+    {
+        if (actual.shape() != expected.shape())
+        {
+            return ::testing::AssertionFailure() << "shapes differ";
+        }
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            const double x = actual.data()[i];
+            const double y = expected.data()[i];
+            if (!(x == y || (std::isnan(x) && std::isnan(y))))
+            {
+                return ::testing::AssertionFailure() << "element " << i << ": " << x << " against " << y;
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+} // namespace
+
+TEST(fillna, a_number_replaces_nan_and_takes_the_element_type_of_the_array)
+{
+    const xt::xarray<float> values = {{1.f, std::nanf("")}, {-0.f, std::nanf("")}};
+    auto a = xn::name(values, {"x", "t"}, {{"t", {10, 20}}});
+    auto filled = xn::eval(xn::fillna(a, 0.5));
+    static_assert(std::is_same<decltype(filled)::value_type, float>::value);
+    EXPECT_EQ(filled.dims(), xn::dims({"x", "t"}));
+    EXPECT_EQ(filled.coords(), (xn::coords{{"t", {10, 20}}}));
+    EXPECT_EQ(filled.expression(), (xt::xarray<float>{{1.f, 0.5f}, {-0.f, 0.5f}}));
+    const xt::xarray<int> counts = {1, 2};
+    EXPECT_EQ(xn::eval(xn::fillna(xn::name(counts, {"t"}), 7)).expression(), counts);
+}
+
+TEST(fillna, is_lazy_and_reads_the_array_when_evaluated)
+{
+    xt::xarray<double> values = {1., 2.};
+    auto filled = xn::fillna(xn::name(values, {"t"}), -1.);
+    values(0) = not_a_number;
+    EXPECT_EQ(xn::eval(filled).expression(), (xt::xarray<double>{-1., 2.}));
+}
+
+TEST(fillna, an_array_value_fills_from_its_labels_and_keeps_those_of_the_first_operand)
+{
+    const xt::xarray<double> a_values = {not_a_number, 1., not_a_number, not_a_number};
+    const xt::xarray<double> b_values = {30., 20., 0.};
+    auto a = xn::name(a_values, {"t"}, {{"t", {0, 10, 20, 30}}});
+    auto b = xn::name(b_values, {"t"}, {{"t", {30, 20, 5}}});
+    auto filled = xn::eval(xn::fillna(a, b));
+    EXPECT_EQ(filled.coords(), (xn::coords{{"t", {0, 10, 20, 30}}}));
+    EXPECT_TRUE(same_or_both_nan(filled.expression(), xt::xarray<double>{not_a_number, 1., 20., 30.}));
+}
+
+TEST(combine_first, takes_the_first_operand_where_not_nan_else_the_second_on_the_outer_join)
+{
+    // t = 0 only in a, 40 and 50 only in b; a is NaN at 10 (b lacks 10) and 30 (b has 30); both are
+    // NaN at 20.
+    const xt::xarray<double> a_values = {1., not_a_number, not_a_number, not_a_number};
+    const xt::xarray<double> b_values = {not_a_number, 30., 40., not_a_number};
+    auto a = xn::name(a_values, {"t"}, {{"t", {0, 10, 20, 30}}});
+    auto b = xn::name(b_values, {"t"}, {{"t", {20, 30, 40, 50}}});
+    auto merged = xn::eval(xn::combine_first(a, b));
+    EXPECT_EQ(merged.dims(), xn::dims({"t"}));
+    EXPECT_EQ(merged.coords(), (xn::coords{{"t", {0, 10, 20, 30, 40, 50}}}));
+    EXPECT_TRUE(same_or_both_nan(merged.expression(),
+                                 xt::xarray<double>{1., not_a_number, not_a_number, 30., 40., not_a_number}));
+    // The other way round, b's values come first.
+    auto reversed = xn::eval(xn::combine_first(b, a));
+    EXPECT_TRUE(same_or_both_nan(reversed.expression(),
+                                 xt::xarray<double>{1., not_a_number, not_a_number, 30., 40., not_a_number}));
+    const xt::xarray<double> c_values = {5., 6., 7., 8.};
+    auto c = xn::name(c_values, {"t"}, {{"t", {20, 30, 40, 50}}});
+    auto b_then_c = xn::eval(xn::combine_first(b, c));
+    EXPECT_EQ(b_then_c.expression(), (xt::xarray<double>{5., 30., 40., 8.}));
+}
+
+TEST(combine_first, broadcasts_as_the_strategy_does_and_promotes_the_element_type)
+{
+    const xt::xarray<float> a_values = {{1.f, std::nanf("")}, {std::nanf(""), 4.f}};
+    const xt::xarray<double> b_values = {{10., 20., 30.}};
+    auto a = xn::name(a_values, {"x", "t"}, {{"t", {1, 2}}});
+    auto b = xn::name(b_values, {"x", "t"}, {{"t", {1, 2, 3}}});
+    auto merged = xn::eval(xn::combine_first(a, b.isel({{"x", 0}})));
+    static_assert(std::is_same<decltype(merged)::value_type, double>::value);
+    EXPECT_EQ(merged.dims(), xn::dims({"x", "t"}));
+    EXPECT_EQ(merged.coords(), (xn::coords{{"t", {1, 2, 3}}}));
+    EXPECT_EQ(merged.expression(), (xt::xarray<double>{{1., 20., 30.}, {10., 4., 30.}}));
+}
+
+TEST(combine_first, is_evaluated_by_the_kernels_with_a_loops_values)
+{
+    xt::xarray<double> a_values = xt::xarray<double>::from_shape({3, 37});
+    xt::xarray<double> b_values = xt::xarray<double>::from_shape({3, 37});
+    for (std::size_t i = 0; i < a_values.size(); ++i)
+    {
+        a_values.data()[i] = i % 3 == 0 ? not_a_number : static_cast<double>(i);
+        b_values.data()[i] = i % 5 == 0 ? not_a_number : -static_cast<double>(i);
+    }
+    auto a = xn::name(a_values, {"x", "t"});
+    auto b = xn::name(b_values, {"x", "t"});
+    const auto e = xn::combine_first(a, b);
+    xt::xarray<double> by_kernels;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(by_kernels, e.expression()));
+    xt::xarray<double> expected = a_values;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+    {
+        expected.data()[i] = std::isnan(a_values.data()[i]) ? b_values.data()[i] : a_values.data()[i];
+    }
+    EXPECT_TRUE(same_or_both_nan(by_kernels, expected));
+    xt::xarray<double> filled;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(filled, xn::fillna(a, 0.25).expression()));
+    EXPECT_TRUE(same_or_both_nan(filled, xt::where(xt::isnan(a_values), 0.25, a_values)));
+}
+
+TEST(combine_first, refuses_labels_of_two_types_naming_the_operation)
+{
+    const xt::xarray<double> values = {1., 2.};
+    auto a = xn::name(values, {"t"}, {{"t", {1, 2}}});
+    auto b = xn::name(values, {"t"}, {{"t", {"a", "b"}}});
+    XN_EXPECT_THROW_HAS(xn::combine_first(a, b), xn::shape_error, {"xn::combine_first", "'t'"});
+}
+
+// Against xarray: DataArray.fillna (a number; a DataArray, join='left') and DataArray.combine_first.
+TEST(combine_first, matches_xarray_fillna_and_combine_first)
+{
+    const auto cases = fixtures::read("coords_fill.txt");
+    ASSERT_GE(cases.size(), 1500u);
+    for (const auto& c : cases)
+    {
+        SCOPED_TRACE("coords_fill.txt case at line " + std::to_string(c.line));
+        const xn::dims a_dims(c.strings("a_dims"));
+        const xn::dims b_dims(c.strings("b_dims"));
+        const auto a_shape = xn_test::fixture_shape(c, "a_shape");
+        const auto a_values = xn_test::fixture_array<double>(c, "a_values", a_shape);
+        const auto b_values =
+            xn_test::fixture_array<double>(c, "b_values", xn_test::fixture_shape(c, "b_shape"));
+        const auto a = xn::name(a_values, a_dims, xn_test::fixture_coords(c, "a_", a_dims));
+        const auto b = xn::name(b_values, b_dims, xn_test::fixture_coords(c, "b_", b_dims));
+        const auto by_number = xn::eval(xn::fillna(a, c.doubles("value").front()));
+        EXPECT_EQ(by_number.dims(), a_dims);
+        EXPECT_EQ(by_number.coords(), a.coords());
+        EXPECT_TRUE(same_or_both_nan(by_number.expression(),
+                                     xn_test::fixture_array<double>(c, "fillna_values", a_shape)));
+        const auto by_array = xn::eval(xn::fillna(a, b));
+        EXPECT_EQ(by_array.dims(), a_dims);
+        EXPECT_EQ(by_array.coords(), a.coords());
+        EXPECT_TRUE(same_or_both_nan(by_array.expression(),
+                                     xn_test::fixture_array<double>(c, "fillna_b_values", a_shape)));
+        const auto merged = xn::eval(xn::combine_first(a, b));
+        const xn::dims r_dims(c.strings("r_dims"));
+        EXPECT_EQ(merged.dims(), r_dims);
+        EXPECT_EQ(merged.coords(), xn_test::fixture_coords(c, "r_", r_dims));
+        const auto r_shape = xn_test::fixture_shape(c, "r_shape");
+        EXPECT_TRUE(
+            same_or_both_nan(merged.expression(), xn_test::fixture_array<double>(c, "r_values", r_shape)));
+        if (HasFailure())
+        {
+            break;
+        }
+    }
 }

@@ -160,7 +160,7 @@ TEST(plan_cache, labels_of_one_operation_do_not_reach_another)
 // first, and labelled operands are planned each time.
 TEST(plan_cache, a_builtin_strategy_with_a_shaping_strategy_keeps_its_plans)
 {
-    using joined = xn::with_shaping<xn::missing_dims, xn::shape_union>;
+    using joined = xn::with_shaping<xn::missing_dims, xn::join_outer>;
     using planned = xn::detail::planned_operation<2>;
     const auto& cache = xn::detail::thread_plan_cache<joined, planned, 2>();
     ASSERT_EQ(cache.size(), 0u);

@@ -57,41 +57,41 @@ namespace
     };
 } // namespace
 
-static_assert(xn::is_shaping_v<xn::shape_exact>);
-static_assert(xn::is_shaping_v<xn::shape_intersection>);
-static_assert(xn::is_shaping_v<xn::shape_union>);
-static_assert(xn::is_shaping_v<xn::shape_left>);
-static_assert(xn::is_shaping_v<xn::shape_right>);
+static_assert(xn::is_shaping_v<xn::join_exact>);
+static_assert(xn::is_shaping_v<xn::join_inner>);
+static_assert(xn::is_shaping_v<xn::join_outer>);
+static_assert(xn::is_shaping_v<xn::join_left>);
+static_assert(xn::is_shaping_v<xn::join_right>);
 static_assert(xn::is_shaping_v<refusing_shaping>);
 static_assert(!xn::is_shaping_v<not_a_shaping>);
 static_assert(!xn::is_shaping_v<int>);
 
-TEST(shape_exact, keeps_equal_labels_as_they_are)
+TEST(join_exact, keeps_equal_labels_as_they_are)
 {
-    const auto r = xn::align_labels<xn::shape_exact>({"b", "a"}, {"b", "a"});
+    const auto r = xn::align_labels<xn::join_exact>({"b", "a"}, {"b", "a"});
     EXPECT_EQ(r.result, (xn::labels{"b", "a"}));
     EXPECT_EQ(r.index[0], (index_map{0, 1}));
     EXPECT_EQ(r.index[1], (index_map{0, 1}));
 }
 
-TEST(shape_exact, refuses_different_labels_naming_both_lists)
+TEST(join_exact, refuses_different_labels_naming_both_lists)
 {
     XN_EXPECT_THROW_MSG(
-        xn::align_labels<xn::shape_exact>({10, 20}, {10, 30, 40}), xn::shape_error,
+        xn::align_labels<xn::join_exact>({10, 20}, {10, 30, 40}), xn::shape_error,
         "xn::align_labels: the left labels [10, 20] (2 labels) and the right labels [10, 30, 40] "
-        "(3 labels) differ, and the shaping strategy does not align them (xn::shape_exact, the "
-        "default, needs equal labels: choose xn::shape_intersection, xn::shape_union, "
-        "xn::shape_left or xn::shape_right)");
+        "(3 labels) differ, and the shaping strategy does not align them (xn::join_exact, the "
+        "default, needs equal labels: choose xn::join_inner, xn::join_outer, "
+        "xn::join_left or xn::join_right)");
 }
 
-TEST(shape_exact, refuses_a_permutation)
+TEST(join_exact, refuses_a_permutation)
 {
-    EXPECT_THROW(xn::align_labels<xn::shape_exact>({1, 2}, {2, 1}), xn::shape_error);
+    EXPECT_THROW(xn::align_labels<xn::join_exact>({1, 2}, {2, 1}), xn::shape_error);
 }
 
-TEST(shape_intersection, keeps_the_shared_labels_in_the_left_order)
+TEST(join_inner, keeps_the_shared_labels_in_the_left_order)
 {
-    const auto r = xn::align_labels<xn::shape_intersection>({30, 10, 20}, {20, 40, 30});
+    const auto r = xn::align_labels<xn::join_inner>({30, 10, 20}, {20, 40, 30});
     EXPECT_EQ(r.result, (xn::labels{30, 20}));
     EXPECT_EQ(r.index[0], (index_map{0, 2}));
     EXPECT_EQ(r.index[1], (index_map{2, 0}));
@@ -99,17 +99,17 @@ TEST(shape_intersection, keeps_the_shared_labels_in_the_left_order)
     EXPECT_FALSE(r.has_missing(1));
 }
 
-TEST(shape_intersection, of_disjoint_labels_is_empty)
+TEST(join_inner, of_disjoint_labels_is_empty)
 {
-    const auto r = xn::align_labels<xn::shape_intersection>({"a"}, {"b"});
+    const auto r = xn::align_labels<xn::join_inner>({"a"}, {"b"});
     EXPECT_TRUE(r.result.empty());
     EXPECT_TRUE(r.index[0].empty());
     EXPECT_TRUE(r.index[1].empty());
 }
 
-TEST(shape_union, sorts_integers_numerically_when_the_lists_differ)
+TEST(join_outer, sorts_integers_numerically_when_the_lists_differ)
 {
-    const auto r = xn::align_labels<xn::shape_union>({30, 10, -5}, {9, 10, 100});
+    const auto r = xn::align_labels<xn::join_outer>({30, 10, -5}, {9, 10, 100});
     EXPECT_EQ(r.result, (xn::labels{-5, 9, 10, 30, 100}));
     EXPECT_EQ(r.index[0], (index_map{2, m, 1, 0, m}));
     EXPECT_EQ(r.index[1], (index_map{m, 0, 1, m, 2}));
@@ -117,54 +117,54 @@ TEST(shape_union, sorts_integers_numerically_when_the_lists_differ)
     EXPECT_TRUE(r.has_missing(1));
 }
 
-TEST(shape_union, sorts_strings_by_their_bytes)
+TEST(join_outer, sorts_strings_by_their_bytes)
 {
     // Upper case before lower case, "x10" before "x2": the order Python (so pandas) gives.
-    const auto r = xn::align_labels<xn::shape_union>({"x2", "a"}, {"x10", "B", "_z"});
+    const auto r = xn::align_labels<xn::join_outer>({"x2", "a"}, {"x10", "B", "_z"});
     EXPECT_EQ(r.result, (xn::labels{"B", "_z", "a", "x10", "x2"}));
     EXPECT_EQ(r.index[0], (index_map{m, m, 1, m, 0}));
     EXPECT_EQ(r.index[1], (index_map{1, 2, m, 0, m}));
 }
 
-TEST(shape_union, sorts_a_permutation)
+TEST(join_outer, sorts_a_permutation)
 {
-    const auto r = xn::align_labels<xn::shape_union>({"b", "a", "c"}, {"c", "b", "a"});
+    const auto r = xn::align_labels<xn::join_outer>({"b", "a", "c"}, {"c", "b", "a"});
     EXPECT_EQ(r.result, (xn::labels{"a", "b", "c"}));
     EXPECT_EQ(r.index[0], (index_map{1, 0, 2}));
     EXPECT_EQ(r.index[1], (index_map{2, 1, 0}));
 }
 
-TEST(shape_union, keeps_the_order_of_equal_lists)
+TEST(join_outer, keeps_the_order_of_equal_lists)
 {
-    const auto r = xn::align_labels<xn::shape_union>({3, 1, 2}, {3, 1, 2});
+    const auto r = xn::align_labels<xn::join_outer>({3, 1, 2}, {3, 1, 2});
     EXPECT_EQ(r.result, (xn::labels{3, 1, 2}));
     EXPECT_TRUE(r.is_identity(0, 3));
     EXPECT_TRUE(r.is_identity(1, 3));
 }
 
-TEST(shape_union, keeps_the_order_of_a_list_meeting_an_empty_one)
+TEST(join_outer, keeps_the_order_of_a_list_meeting_an_empty_one)
 {
-    const auto left = xn::align_labels<xn::shape_union>({3, 1}, {});
+    const auto left = xn::align_labels<xn::join_outer>({3, 1}, {});
     EXPECT_EQ(left.result, (xn::labels{3, 1}));
     EXPECT_EQ(left.index[0], (index_map{0, 1}));
     EXPECT_EQ(left.index[1], (index_map{m, m}));
-    const auto right = xn::align_labels<xn::shape_union>({}, {"b", "a"});
+    const auto right = xn::align_labels<xn::join_outer>({}, {"b", "a"});
     EXPECT_EQ(right.result, (xn::labels{"b", "a"}));
     EXPECT_EQ(right.index[0], (index_map{m, m}));
     EXPECT_EQ(right.index[1], (index_map{0, 1}));
 }
 
-TEST(shape_left, keeps_the_left_labels_and_gathers_or_fills_the_right)
+TEST(join_left, keeps_the_left_labels_and_gathers_or_fills_the_right)
 {
-    const auto r = xn::align_labels<xn::shape_left>({30, 10, 20}, {20, 40});
+    const auto r = xn::align_labels<xn::join_left>({30, 10, 20}, {20, 40});
     EXPECT_EQ(r.result, (xn::labels{30, 10, 20}));
     EXPECT_TRUE(r.is_identity(0, 3));
     EXPECT_EQ(r.index[1], (index_map{m, m, 0}));
 }
 
-TEST(shape_right, keeps_the_right_labels_and_gathers_or_fills_the_left)
+TEST(join_right, keeps_the_right_labels_and_gathers_or_fills_the_left)
 {
-    const auto r = xn::align_labels<xn::shape_right>({30, 10, 20}, {20, 40});
+    const auto r = xn::align_labels<xn::join_right>({30, 10, 20}, {20, 40});
     EXPECT_EQ(r.result, (xn::labels{20, 40}));
     EXPECT_EQ(r.index[0], (index_map{2, m}));
     EXPECT_TRUE(r.is_identity(1, 2));
@@ -190,7 +190,7 @@ TEST(align_labels, equal_lists_are_aligned_as_they_are_whatever_the_strategy)
 TEST(align_labels, refuses_lists_of_different_types)
 {
     XN_EXPECT_THROW_MSG(
-        xn::align_labels<xn::shape_union>({1, 2}, {"a"}), xn::shape_error,
+        xn::align_labels<xn::join_outer>({1, 2}, {"a"}), xn::shape_error,
         "xn::align_labels: the left labels [1, 2] and the right labels ['a'] have different types "
         "(left label 1 at position 0 is an integer, right label 'a' at position 0 is a string): "
         "the labels of one axis have one type");
@@ -198,7 +198,7 @@ TEST(align_labels, refuses_lists_of_different_types)
 
 TEST(align_labels, refuses_a_list_with_repeated_labels)
 {
-    XN_EXPECT_THROW_MSG(xn::align_labels<xn::shape_union>({1, 2}, {3, 4, 3}), xn::shape_error,
+    XN_EXPECT_THROW_MSG(xn::align_labels<xn::join_outer>({1, 2}, {3, 4, 3}), xn::shape_error,
                         "xn::align_labels: the right labels: label 3 appears twice, at positions 0 and 2 of "
                         "[3, 4, 3]: the labels of one axis are unique");
 }
@@ -206,15 +206,15 @@ TEST(align_labels, refuses_a_list_with_repeated_labels)
 TEST(align_labels, refuses_a_sorted_list_with_a_repeated_label)
 {
     // Sorted lists are checked and aligned by a walk; a repeat stops being sorted strictly and is found.
-    XN_EXPECT_THROW_MSG(xn::align_labels<xn::shape_union>({1, 2, 2, 5}, {3, 4}), xn::shape_error,
+    XN_EXPECT_THROW_MSG(xn::align_labels<xn::join_outer>({1, 2, 2, 5}, {3, 4}), xn::shape_error,
                         "xn::align_labels: the left labels: label 2 appears twice, at positions 1 and 2 of "
                         "[1, 2, 2, 5]: the labels of one axis are unique");
-    XN_EXPECT_THROW_MSG(xn::align_labels<xn::shape_left>({"a", "b"}, {"a", "c", "c"}), xn::shape_error,
+    XN_EXPECT_THROW_MSG(xn::align_labels<xn::join_left>({"a", "b"}, {"a", "c", "c"}), xn::shape_error,
                         "xn::align_labels: the right labels: label 'c' appears twice, at positions 1 and 2 "
                         "of ['a', 'c', 'c']: the labels of one axis are unique");
 }
 
-TEST(shape_union, of_two_sorted_time_ranges_is_their_merge)
+TEST(join_outer, of_two_sorted_time_ranges_is_their_merge)
 {
     xn::labels a;
     xn::labels b;
@@ -223,7 +223,7 @@ TEST(shape_union, of_two_sorted_time_ranges_is_their_merge)
         a.emplace_back(t);
         b.emplace_back(t + 1000);
     }
-    const auto r = xn::align_labels<xn::shape_union>(a, b);
+    const auto r = xn::align_labels<xn::join_outer>(a, b);
     ASSERT_EQ(r.result.size(), 5000u);
     for (std::int64_t t = 0; t < 5000; ++t)
     {
@@ -245,10 +245,10 @@ TEST(align_labels, refuses_an_inconsistent_answer_of_a_user_strategy)
 TEST(align_labels, names_the_axis_in_messages_of_an_operation)
 {
     XN_EXPECT_THROW_HAS(
-        xn::detail::align_checked<xn::shape_exact>("add",
-                                                   "axis 'x' (axis 0 of the left operand, axis 1 of "
-                                                   "the right operand)",
-                                                   {1, 2}, {2, 1}),
+        xn::detail::align_checked<xn::join_exact>("add",
+                                                  "axis 'x' (axis 0 of the left operand, axis 1 of "
+                                                  "the right operand)",
+                                                  {1, 2}, {2, 1}),
         xn::shape_error,
         {"xn::add: axis 'x' (axis 0 of the left operand, axis 1 of the right operand): the left "
          "labels [1, 2]",
@@ -293,16 +293,16 @@ TEST(align_labels, matches_xarray_align_on_random_label_lists)
         const auto b = to_labels(c, "b");
         if (c.string("exact") == "1")
         {
-            expect_join(c, "left", xn::align_labels<xn::shape_exact>(a, b));
+            expect_join(c, "left", xn::align_labels<xn::join_exact>(a, b));
         }
         else
         {
-            EXPECT_THROW(xn::align_labels<xn::shape_exact>(a, b), xn::shape_error);
+            EXPECT_THROW(xn::align_labels<xn::join_exact>(a, b), xn::shape_error);
         }
-        expect_join(c, "inner", xn::align_labels<xn::shape_intersection>(a, b));
-        expect_join(c, "outer", xn::align_labels<xn::shape_union>(a, b));
-        expect_join(c, "left", xn::align_labels<xn::shape_left>(a, b));
-        expect_join(c, "right", xn::align_labels<xn::shape_right>(a, b));
+        expect_join(c, "inner", xn::align_labels<xn::join_inner>(a, b));
+        expect_join(c, "outer", xn::align_labels<xn::join_outer>(a, b));
+        expect_join(c, "left", xn::align_labels<xn::join_left>(a, b));
+        expect_join(c, "right", xn::align_labels<xn::join_right>(a, b));
         if (HasFailure())
         {
             break;
@@ -315,8 +315,8 @@ TEST(align_labels, matches_xarray_align_on_random_label_lists)
 
 namespace
 {
-    using union_dims = xn::with_shaping<xn::missing_dims, xn::shape_union>;
-    using inner_dims = xn::with_shaping<xn::missing_dims, xn::shape_intersection>;
+    using union_dims = xn::with_shaping<xn::missing_dims, xn::join_outer>;
+    using inner_dims = xn::with_shaping<xn::missing_dims, xn::join_inner>;
 
     template <class E>
     xt::xarray<double> values_of(const E& e)
@@ -354,8 +354,8 @@ TEST(aligned_operations, refuse_different_labels_under_the_default_shaping_namin
         a + b, xn::shape_error,
         "xn::operator+: axis 't' (axis 0 of the left operand, axis 0 of the right operand): the left "
         "labels [10, 20, 30] (3 labels) and the right labels [10, 20, 40] (3 labels) differ, and the "
-        "shaping strategy does not align them (xn::shape_exact, the default, needs equal labels: "
-        "choose xn::shape_intersection, xn::shape_union, xn::shape_left or xn::shape_right)");
+        "shaping strategy does not align them (xn::join_exact, the default, needs equal labels: "
+        "choose xn::join_inner, xn::join_outer, xn::join_left or xn::join_right)");
 }
 
 TEST(aligned_operations, with_equal_labels_under_the_default_shaping_stay_xtensor_functions_of_the_operands)
@@ -400,10 +400,10 @@ TEST(aligned_operations, apply_chooses_the_shaping_for_one_operation)
     const xt::xarray<double> y = {10., 20.};
     auto a = xn::name(x, {"t"}, {{"t", {1, 2}}});
     auto b = xn::name(y, {"t"}, {{"t", {2, 3}}});
-    auto left = xn::apply<xn::missing_dims, xn::shape_left>(std::minus<>(), a, b);
+    auto left = xn::apply<xn::missing_dims, xn::join_left>(std::minus<>(), a, b);
     EXPECT_EQ(left.coords(), (xn::coords{{"t", {1, 2}}}));
     EXPECT_TRUE(same_with_nan(values_of(left), xt::xarray<double>{na, -8.}));
-    auto right = xn::apply<xn::missing_dims, xn::shape_right>(std::minus<>(), a, b);
+    auto right = xn::apply<xn::missing_dims, xn::join_right>(std::minus<>(), a, b);
     EXPECT_EQ(right.coords(), (xn::coords{{"t", {2, 3}}}));
     EXPECT_TRUE(same_with_nan(values_of(right), xt::xarray<double>{-8., na}));
     // The result keeps the operands' strategy: it meets them again without a static_assert.
@@ -417,7 +417,7 @@ TEST(aligned_operations, integer_operands_are_filled_with_the_given_value)
     const xt::xarray<int> y = {10, 20};
     auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
     auto b = xn::name(y, {"t"}, {{"t", {20, 40}}});
-    auto sum = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b, -100));
+    auto sum = xn::eval(xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), a, b, -100));
     EXPECT_EQ(sum.coords(), (xn::coords{{"t", {10, 20, 30, 40}}}));
     EXPECT_EQ(sum.expression(), (xt::xarray<int>{-99, 12, -97, -80}));
 }
@@ -447,11 +447,11 @@ TEST(aligned_operations, an_outer_join_is_nan_where_an_operand_lacks_the_label_w
             }
             return expected;
         };
-        const auto joined = xn::apply<xn::missing_dims, xn::shape_union>(f, a, b);
+        const auto joined = xn::apply<xn::missing_dims, xn::join_outer>(f, a, b);
         EXPECT_EQ(joined.coords(), (xn::coords{{"t", {0, 1, 2, 3, 4, 5}}})) << name;
         EXPECT_TRUE(same_with_nan(values_of(xn::eval(joined)), expected_with(na))) << name;
         EXPECT_TRUE(same_with_nan(values_of(joined), expected_with(na))) << name;
-        const auto filled = xn::apply<xn::missing_dims, xn::shape_union>(f, a, b, 0.);
+        const auto filled = xn::apply<xn::missing_dims, xn::join_outer>(f, a, b, 0.);
         EXPECT_TRUE(same_with_nan(values_of(xn::eval(filled)), expected_with(0.))) << name;
     };
     check(std::plus<>(), "+");
@@ -467,12 +467,12 @@ TEST(aligned_operations, integer_operands_without_a_fill_value_are_refused_when_
     auto a = xn::name(x, {"t"}, {{"t", {10, 20, 30}}});
     auto b = xn::name(y, {"t"}, {{"t", {20, 40}}});
     XN_EXPECT_THROW_MSG(
-        (xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b)), xn::shape_error,
+        (xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), a, b)), xn::shape_error,
         "xn::apply: the left operand lacks 1 of the 4 aligned labels [10, 20, 30, 40] of axis 't' (its "
         "axis 0), and its element type has no NaN to fill them with: give a fill value, as in "
         "xn::apply<S, Shaping>(f, a, b, fill)");
     // Without anything to fill, integers need no fill value.
-    auto inner = xn::apply<xn::missing_dims, xn::shape_intersection>(std::plus<>(), a, b);
+    auto inner = xn::apply<xn::missing_dims, xn::join_inner>(std::plus<>(), a, b);
     EXPECT_EQ(xt::xarray<int>(inner.expression()), (xt::xarray<int>{12}));
 }
 
@@ -529,7 +529,7 @@ TEST(aligned_operations, a_gathered_operand_is_copied_when_the_operation_is_firs
     auto joined = a + shifted;
     // A function that is not joined in one pass: each operand gathered on its own, the lazy one evaluated.
     const auto difference = [](double l, double r) { return l - r; };
-    auto gathered = xn::apply<union_dims, xn::shape_union>(difference, xn::exp(a) * 0. + a, shifted);
+    auto gathered = xn::apply<union_dims, xn::join_outer>(difference, xn::exp(a) * 0. + a, shifted);
     // Before anything reads them, nothing was gathered: a write reaches every operation.
     x(1) = 200.;
     EXPECT_EQ(values_of(lazy), (xt::xarray<double>{11., 220., 33.}));
@@ -587,11 +587,11 @@ namespace
         return true;
     }
 
-    // f(a, b) under xn::shape_union computed through xn::align, which gathers each operand on its own.
+    // f(a, b) under xn::join_outer computed through xn::align, which gathers each operand on its own.
     template <class F, class A, class B>
     xt::xarray<double> through_align(F f, const A& a, const B& b)
     {
-        auto [l, r] = xn::align<xn::shape_union>(a, b);
+        auto [l, r] = xn::align<xn::join_outer>(a, b);
         return xt::xarray<double>(f(l, r).expression());
     }
 } // namespace
@@ -833,7 +833,7 @@ TEST(aligned_operations, arithmetic_of_operands_that_do_not_join_in_one_pass_is_
     const xt::xarray<std::int8_t> small = {100, 100};
     const auto c = xn::name(small, {"t"}, {{"t", {0, 1}}});
     const auto d = xn::name(small, {"t"}, {{"t", {1, 2}}});
-    const auto widened = xn::eval(xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), c, d, 0));
+    const auto widened = xn::eval(xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), c, d, 0));
     EXPECT_EQ(widened.expression(), (xt::xarray<int>{100, 200, 100}));
 }
 
@@ -873,7 +873,7 @@ TEST(aligned_operations, a_refused_alignment_leaves_the_operands_as_they_were)
     xt::xarray<int> x = {1, 2};
     auto a = xn::name(x, {"t"}, {{"t", {1, 2}}});
     auto b = xn::name(x, {"t"}, {{"t", {2, 3}}});
-    EXPECT_THROW((xn::apply<xn::missing_dims, xn::shape_union>(std::plus<>(), a, b)), xn::shape_error);
+    EXPECT_THROW((xn::apply<xn::missing_dims, xn::join_outer>(std::plus<>(), a, b)), xn::shape_error);
     EXPECT_EQ(x, (xt::xarray<int>{1, 2}));
     EXPECT_EQ(a.coords(), (xn::coords{{"t", {1, 2}}}));
     EXPECT_EQ(b.coords(), (xn::coords{{"t", {2, 3}}}));
@@ -988,23 +988,23 @@ namespace
         const std::string join = c.string("join");
         if (join == "exact")
         {
-            check_arith_case<xn::shape_exact, T>(c);
+            check_arith_case<xn::join_exact, T>(c);
         }
         else if (join == "inner")
         {
-            check_arith_case<xn::shape_intersection, T>(c);
+            check_arith_case<xn::join_inner, T>(c);
         }
         else if (join == "outer")
         {
-            check_arith_case<xn::shape_union, T>(c);
+            check_arith_case<xn::join_outer, T>(c);
         }
         else if (join == "left")
         {
-            check_arith_case<xn::shape_left, T>(c);
+            check_arith_case<xn::join_left, T>(c);
         }
         else
         {
-            check_arith_case<xn::shape_right, T>(c);
+            check_arith_case<xn::join_right, T>(c);
         }
     }
 } // namespace

@@ -99,7 +99,7 @@ namespace xt
 #define XTENSOR_NAMED_REQUIRE_STRATEGY(S, OPERATION)                                                         \
     static_assert(::xt::named::is_strategy_v<S> || !::xt::named::detail::has_static_align<S>::value,         \
                   OPERATION                                                                                  \
-                  ": this is a shaping strategy (how labels join: xn::join_outer, xn::shape_union, "         \
+                  ": this is a shaping strategy (how labels join: xn::join_inner, xn::join_outer, "          \
                   "...), where a broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or "        \
                   "xn::align<J>(a, b), or attach it: xn::with_shaping<xn::missing_dims, J>.");               \
     static_assert(::xt::named::is_strategy_v<S> || ::xt::named::detail::has_static_align<S>::value,          \

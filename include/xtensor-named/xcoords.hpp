@@ -15,9 +15,11 @@
 #include <initializer_list>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -45,24 +47,111 @@ namespace xt
         using labels = std::vector<label>;
 
         /**
-         * What `sel` takes for one axis: one label (the axis is dropped), or a list of labels (the axis is
-         * kept, with those labels in that order).
+         * A range of labels for `sel`, made by xn::slice: every label from `start` to `stop`, both
+         * included; an absent bound (std::nullopt) leaves that side open.
+         */
+        struct label_slice
+        {
+            std::optional<label> start;
+            std::optional<label> stop;
+        };
+
+        /**
+         * The labels from `start` to `stop`, both included, as xarray's and pandas' `slice` on a sorted
+         * axis: the bounds need not be labels of the axis. The axis' labels must be sorted (increasing, or
+         * decreasing with `start` the larger bound); std::nullopt leaves a side open.
+         * @code
+         * a.sel({{"t", xn::slice(10, 30)}});            // t from 10 to 30
+         * a.sel({{"t", xn::slice(std::nullopt, 30)}});  // t up to 30
+         * @endcode
+         */
+        label_slice slice(std::optional<label> start, std::optional<label> stop);
+
+        /**
+         * What `sel` takes for one axis: one label (the axis is dropped), a list of labels (the axis is
+         * kept, with those labels in that order), or a range of labels (xn::slice; the axis is kept).
          * @code
          * a.sel({{"x", 20}});                      // drops x
          * a.sel({{"x", xn::labels{20, 10}}});      // keeps x, labels [20, 10]
+         * a.sel({{"x", xn::slice(10, 20)}});       // keeps x, labels [10, 20]
          * @endcode
          */
-        using label_selector = std::variant<label, labels>;
+        using label_selector = std::variant<label, labels, label_slice>;
 
         /// Positions along one axis, for `isel`; a negative position counts from the end.
         using index_list = std::vector<std::int64_t>;
 
-        /// What `isel` takes for one axis: one position (the axis is dropped), or a list of positions.
-        using index_selector = std::variant<std::int64_t, index_list>;
+        namespace detail
+        {
+            /// Whether `R` has start(), stop() and step(), as xtensor's xt::range gives.
+            template <class R, class = void>
+            struct is_position_range : std::false_type
+            {
+            };
+
+            template <class R>
+            struct is_position_range<R, std::void_t<decltype(std::declval<const R&>().start()),
+                                                    decltype(std::declval<const R&>().stop()),
+                                                    decltype(std::declval<const R&>().step())>>
+                : std::true_type
+            {
+            };
+
+            /// Whether `R` stands for a whole axis (xtensor's xt::all(), placed where xtensor is included).
+            template <class R>
+            struct is_whole_axis : std::false_type
+            {
+            };
+
+            template <class T>
+            std::optional<std::int64_t> range_bound(const T& bound);
+        } // namespace detail
+
+        /**
+         * Positions along one axis for `isel`, as Python's slice: from `start` to `stop` (excluded) by
+         * `step`; a negative position counts from the end, an absent bound is the end that the step walks
+         * from or to, and bounds beyond the axis are clipped. xtensor's xt::range (with xt::placeholders::_
+         * for an absent bound) and xt::all() convert to one.
+         * @code
+         * a.isel({{"t", xt::range(0, 2)}});       // positions 0 and 1
+         * a.isel({{"t", xt::range(-2, _)}});      // the last two
+         * a.isel({{"t", xt::range(_, _, -1)}});   // reversed
+         * @endcode
+         */
+        struct index_range
+        {
+            std::optional<std::int64_t> start;
+            std::optional<std::int64_t> stop;
+            std::int64_t step = 1;
+
+            index_range() = default;
+
+            index_range(std::optional<std::int64_t> from, std::optional<std::int64_t> to, std::int64_t by = 1)
+                : start(from), stop(to), step(by)
+            {
+            }
+
+            template <class R,
+                      std::enable_if_t<detail::is_position_range<R>::value || detail::is_whole_axis<R>::value,
+                                       int> = 0>
+            index_range(const R& range)
+            {
+                if constexpr (detail::is_position_range<R>::value)
+                {
+                    start = detail::range_bound(range.start());
+                    stop = detail::range_bound(range.stop());
+                    step = detail::range_bound(range.step()).value_or(1);
+                }
+            }
+        };
+
+        /// What `isel` takes for one axis: one position (the axis is dropped), a list of positions, or a
+        /// range of positions (xt::range; the axis is kept).
+        using index_selector = std::variant<std::int64_t, index_list, index_range>;
 
         /**
          * The position of a label that a list lacks: what a lookup finds for an absent label, and what an
-         * alignment's index map holds where an operand has no value (filled under xn::shape_union).
+         * alignment's index map holds where an operand has no value (filled under xn::join_outer).
          */
         inline constexpr std::int64_t missing = -1;
 
@@ -138,7 +227,8 @@ namespace xt
             /// `10` for an integer label, `'x1'` for a string label.
             std::string format_label(const label& l);
 
-            /// `[10, 20, 30]`; a long list shows its first labels and how many there are.
+            /// `[10, 20, 30]`; a list of more than 8 labels shows its first and last three, as xarray's repr:
+            /// `[0, 6, 12, ..., 42, 48, 54]`.
             std::string format_labels(const labels& ls);
 
             /// "an integer" or "a string", for messages.
@@ -198,8 +288,27 @@ namespace xt
          * implementation of labels  *
          *****************************/
 
+        inline label_slice slice(std::optional<label> start, std::optional<label> stop)
+        {
+            return label_slice{std::move(start), std::move(stop)};
+        }
+
         namespace detail
         {
+            template <class T>
+            inline std::optional<std::int64_t> range_bound(const T& bound)
+            {
+                // xtensor marks an absent bound with a placeholder type, not a value.
+                if constexpr (std::is_integral<T>::value)
+                {
+                    return static_cast<std::int64_t>(bound);
+                }
+                else
+                {
+                    return std::nullopt;
+                }
+            }
+
             inline std::string format_label(const label& l)
             {
                 if (const auto* i = std::get_if<std::int64_t>(&l))
@@ -211,20 +320,24 @@ namespace xt
 
             inline std::string format_labels(const labels& ls)
             {
-                // A message about a long axis stays readable: its first labels say enough.
-                constexpr std::size_t shown = 8;
+                // A long axis shows its first and last labels, as xarray's repr does:
+                // [0, 6, 12, ..., 42, 48, 54]. A list of up to `whole` labels is shown whole.
+                constexpr std::size_t whole = 8;
+                constexpr std::size_t edge = 3;
+                const bool shortened = ls.size() > whole;
                 std::string out = "[";
-                for (std::size_t i = 0; i < ls.size() && i < shown; ++i)
+                for (std::size_t i = 0; i < ls.size(); ++i)
                 {
+                    if (shortened && i == edge)
+                    {
+                        out += ", ...";
+                        i = ls.size() - edge;
+                    }
                     if (i != 0)
                     {
                         out += ", ";
                     }
                     out += format_label(ls[i]);
-                }
-                if (ls.size() > shown)
-                {
-                    out += concat(", ... (", ls.size(), " labels)");
                 }
                 out += "]";
                 return out;

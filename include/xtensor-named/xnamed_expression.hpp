@@ -235,17 +235,20 @@ namespace xt
             const named::coords& coords() const noexcept;
 
             /// A view of the positions with the given labels: one label drops its axis, a list keeps it
-            /// with those labels in that order. A label that the axis lacks is an xn::shape_error.
+            /// with those labels in that order, a range (xn::slice) keeps the labels from its start to its
+            /// stop, both included, of a sorted axis. A label that the axis lacks is an xn::shape_error.
             /// @code
             /// a.sel({{"x", 20}});                  // x dropped
             /// a.sel({{"x", xn::labels{20, 10}}});  // x kept, labels [20, 10]
+            /// a.sel({{"x", xn::slice(10, 30)}});   // x kept, labels from 10 to 30
             /// @endcode
             auto sel(const std::vector<std::pair<std::string, label_selector>>& which) &;
             auto sel(const std::vector<std::pair<std::string, label_selector>>& which) const&;
             auto sel(const std::vector<std::pair<std::string, label_selector>>& which) &&;
 
             /// A view of the given positions (negative ones count from the end): one position drops its
-            /// axis, a list (`xn::index_list{0, 2}`) keeps it; labels follow their positions.
+            /// axis, a list (`xn::index_list{0, 2}`) or a range (`xt::range(0, 2)`, the end excluded, with
+            /// a step or not; `xt::all()`) keeps it; labels follow their positions.
             auto isel(const std::vector<std::pair<std::string, index_selector>>& which) &;
             auto isel(const std::vector<std::pair<std::string, index_selector>>& which) const&;
             auto isel(const std::vector<std::pair<std::string, index_selector>>& which) &&;

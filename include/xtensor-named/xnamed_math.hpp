@@ -178,6 +178,111 @@ namespace xt
                 std::forward<E>(e));
         }
 
+        /**
+         * `value` where `a` is NaN, `a` elsewhere, as xarray's fillna. A number takes the element type of
+         * `a` (xarray keeps the dtype); an expression lines up with `a` under their broadcasting strategy,
+         * and by label under xn::join_left: the result has `a`'s labels, NaN where `value` lacks one.
+         * Lazy, as every elementwise function.
+         * @code
+         * auto filled = xn::fillna(temperature, 0.0);
+         * @endcode
+         */
+        template <class A, class V>
+        auto fillna(A&& a, V&& value);
+
+        /**
+         * `a`'s values where they are not NaN, `b`'s elsewhere, on the outer join of their labels
+         * (xn::join_outer), as xarray's combine_first: a label that only one operand has takes that
+         * operand's value, NaN where neither has a value. Both operands hold floating point numbers (NaN
+         * marks what is missing); the result has their common element type. Lazy.
+         * @code
+         * auto merged = xn::combine_first(station, backup);  // station's readings, gaps from backup
+         * @endcode
+         */
+        template <class A, class B>
+        auto combine_first(A&& a, B&& b);
+
+        namespace detail
+        {
+            /// The xfunction of fill_nan_fun over two xtensor arguments or numbers.
+            struct make_fill_nan
+            {
+                template <class X, class Y>
+                auto operator()(X&& x, Y&& y) const
+                {
+                    return xt::detail::make_xfunction<fill_nan_fun>(std::forward<X>(x), std::forward<Y>(y));
+                }
+            };
+
+            template <class E, class = void>
+            struct element_type_of
+            {
+                using type = E;
+            };
+
+            template <class E>
+            struct element_type_of<E, std::void_t<typename E::value_type>>
+            {
+                using type = typename E::value_type;
+            };
+
+            /// The element type of an expression, or the type of a number.
+            template <class E>
+            using element_type_of_t = typename element_type_of<std::decay_t<E>>::type;
+        } // namespace detail
+
+        template <class A, class V>
+        inline auto fillna(A&& a, V&& value)
+        {
+            static_assert(is_named_expression_v<A>,
+                          "xn::fillna: the first argument must be a named expression.");
+            static_assert(
+                detail::all_operands_v<V>,
+                "xn::fillna: the value must be a number, a named expression or an xtensor expression.");
+            if constexpr (!is_named_expression_v<A> || !detail::all_operands_v<V>)
+            {
+                return detail::invalid_named_expression{};
+            }
+            else if constexpr (detail::is_scalar_operand_v<V>)
+            {
+                using element_type = typename std::decay_t<A>::value_type;
+                return detail::elementwise_function("fillna", detail::make_fill_nan{}, std::forward<A>(a),
+                                                    static_cast<element_type>(value));
+            }
+            else
+            {
+                detail::check_strategies<A, V>();
+                return detail::aligned_elementwise<detail::common_strategy_t<A, V>, join_left>(
+                    "fillna", detail::no_fill{}, detail::make_fill_nan{}, std::forward<A>(a),
+                    std::forward<V>(value));
+            }
+        }
+
+        template <class A, class B>
+        inline auto combine_first(A&& a, B&& b)
+        {
+            constexpr bool arrays =
+                detail::is_array_operand_v<A> && detail::is_array_operand_v<B> && detail::any_named_v<A, B>;
+            static_assert(arrays, "xn::combine_first: both operands must be named or xtensor expressions, "
+                                  "and one of them at least named.");
+            constexpr bool floating = std::is_floating_point<detail::element_type_of_t<A>>::value &&
+                                      std::is_floating_point<detail::element_type_of_t<B>>::value;
+            static_assert(!arrays || floating,
+                          "xn::combine_first: the elements must be floating point numbers: NaN marks what an "
+                          "operand lacks (xn::cast<double>(e) converts an integer expression).");
+            if constexpr (arrays && floating)
+            {
+                detail::check_strategies<A, B>();
+                return detail::aligned_elementwise<detail::common_strategy_t<A, B>, join_outer>(
+                    "combine_first", detail::no_fill{}, detail::make_fill_nan{}, std::forward<A>(a),
+                    std::forward<B>(b));
+            }
+            else
+            {
+                return detail::invalid_named_expression{};
+            }
+        }
+
         /// xtensor's isclose: elementwise |a - b| <= atol + rtol * |b|.
         template <class A, class B>
         inline auto isclose(A&& a, B&& b, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false)

@@ -35,7 +35,7 @@ namespace xt
          * Applies the binary functor `f` elementwise to `a` and `b` lined up under strategy `S` (by default
          * the strategy of the named operands); `f` may be any callable of two elements. Axes whose labels
          * differ are aligned under shaping strategy `Shaping` (by default the one attached to the
-         * strategy, xn::shape_exact unless xn::with_shaping); what an operand lacks is NaN. A shaping
+         * strategy, xn::join_exact unless xn::with_shaping); what an operand lacks is NaN. A shaping
          * strategy alone, `xn::apply<xn::join_outer>(f, a, b)`, joins under the operands' strategy.
          * @code
          * auto hyp = xn::apply<xn::numpy>([](double x, double y) { return std::hypot(x, y); }, a, b);
@@ -45,8 +45,8 @@ namespace xt
         template <class S = void, class Shaping = void, class F, class A, class B>
         auto apply(F&& f, A&& a, B&& b);
 
-        /// xn::apply, with `fill` for what an operand lacks after alignment by label (xn::shape_union,
-        /// xn::shape_left, xn::shape_right), converted to the operand's element type.
+        /// xn::apply, with `fill` for what an operand lacks after alignment by label (xn::join_outer,
+        /// xn::join_left, xn::join_right), converted to the operand's element type.
         template <class S = void, class Shaping = void, class F, class A, class B, class V>
         auto apply(F&& f, A&& a, B&& b, const V& fill);
 
@@ -319,7 +319,7 @@ namespace xt
             using given_shaping = typename strategies::given_shaping;
             // Without one, the operands' own shaping strategies apply (checked where they were attached).
             using checked_shaping =
-                std::conditional_t<std::is_void<given_shaping>::value, shape_exact, given_shaping>;
+                std::conditional_t<std::is_void<given_shaping>::value, join_exact, given_shaping>;
             XTENSOR_NAMED_REQUIRE_SHAPING(checked_shaping, "xn::apply");
             if constexpr (std::is_void<typename strategies::given_strategy>::value)
             {

@@ -33,7 +33,7 @@ namespace xt
         /**
          * How the labels of one axis line up between two operands: the result's labels, and for each
          * operand and each result position the operand position that holds that label, or xn::missing
-         * where the operand lacks it (a value to fill, under xn::shape_union and the one-sided joins).
+         * where the operand lacks it (a value to fill, under xn::join_outer and the one-sided joins).
          */
         struct label_alignment
         {
@@ -55,13 +55,13 @@ namespace xt
          */
 
         /// Labels must be equal (xarray's join='exact'): the default, never reorders or fills.
-        struct shape_exact
+        struct join_exact
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
 
         /// The labels both operands have, in the left operand's order (join='inner', tensorics' default).
-        struct shape_intersection
+        struct join_inner
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
@@ -71,19 +71,19 @@ namespace xt
          * bytes), except that a list meeting an equal list or an empty list keeps its order, as pandas'
          * `Index.union` does. Values an operand lacks are filled.
          */
-        struct shape_union
+        struct join_outer
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
 
         /// The left operand's labels in its order (join='left'); the right operand is gathered or filled.
-        struct shape_left
+        struct join_left
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
 
         /// The right operand's labels in its order (join='right'); the left operand is gathered or filled.
-        struct shape_right
+        struct join_right
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
@@ -113,18 +113,19 @@ namespace xt
                   ": a shaping strategy must be a type with static "                                         \
                   "std::optional<xn::label_alignment> align(const xn::labels&, const xn::labels&).")
 
-        /// xarray's names of the shaping strategies (`join=` of xr.align and of arithmetic).
-        using join_exact = shape_exact;
-        using join_inner = shape_intersection;
-        using join_outer = shape_union;
-        using join_left = shape_left;
-        using join_right = shape_right;
+        /// The names that the shaping strategies had before they took xarray's (tensorics' words: the
+        /// union, the intersection): aliases, the same types.
+        using shape_exact = join_exact;
+        using shape_intersection = join_inner;
+        using shape_union = join_outer;
+        using shape_left = join_left;
+        using shape_right = join_right;
 
         /**
          * Broadcasting strategy `S` with shaping strategy `Shaping` attached: the operators of named
          * expressions made with it align differing labels under `Shaping`, and broadcast as `S`.
          * @code
-         * using joined = xn::with_shaping<xn::missing_dims, xn::shape_union>;
+         * using joined = xn::with_shaping<xn::missing_dims, xn::join_outer>;
          * auto a = xn::name<joined>(x, {"t"}, {{"t", {10, 20, 30}}});
          * @endcode
          */
@@ -140,12 +141,12 @@ namespace xt
             static broadcast_plan plan(const operand& a, const operand& b);
         };
 
-        /// The shaping strategy attached to broadcasting strategy `S`: xn::shape_exact unless `S` is an
+        /// The shaping strategy attached to broadcasting strategy `S`: xn::join_exact unless `S` is an
         /// xn::with_shaping (or has a `shaping_type` of its own).
         template <class S, class = void>
         struct shaping_of
         {
-            using type = shape_exact;
+            using type = join_exact;
         };
 
         template <class S>
@@ -173,7 +174,7 @@ namespace xt
          * Equal lists are aligned as they are without asking the strategy: that is what keeps aligned
          * operations lazy. Throws xn::shape_error when the lists have different types or `S` refuses.
          * @code
-         * auto a = xn::align_labels<xn::shape_union>({30, 10}, {20, 10});
+         * auto a = xn::align_labels<xn::join_outer>({30, 10}, {20, 10});
          * a.result;    // [10, 20, 30]
          * a.index[0];  // {1, xn::missing, 0}
          * @endcode
@@ -201,9 +202,9 @@ namespace xt
             /// would cost a built-in one's walk through long lists of times again.
             template <class S>
             inline constexpr bool is_builtin_shaping_v =
-                std::is_same<S, shape_exact>::value || std::is_same<S, shape_intersection>::value ||
-                std::is_same<S, shape_union>::value || std::is_same<S, shape_left>::value ||
-                std::is_same<S, shape_right>::value;
+                std::is_same<S, join_exact>::value || std::is_same<S, join_inner>::value ||
+                std::is_same<S, join_outer>::value || std::is_same<S, join_left>::value ||
+                std::is_same<S, join_right>::value;
 
             /// Throws xn::shape_error unless `result` is a consistent alignment of `a` and `b`.
             void check_alignment(std::string_view operation, std::string_view where,
@@ -259,7 +260,7 @@ namespace xt
                 return result;
             }
 
-            /// shape_union of two sorted lists of unique labels: their merge, which is the sorted union.
+            /// join_outer of two sorted lists of unique labels: their merge, which is the sorted union.
             inline label_alignment merged_union(const labels& a, const labels& b)
             {
                 label_alignment result;
@@ -290,7 +291,7 @@ namespace xt
          * implementation of shaping strategies *
          *****************************************/
 
-        inline std::optional<label_alignment> shape_exact::align(const labels& a, const labels& b)
+        inline std::optional<label_alignment> join_exact::align(const labels& a, const labels& b)
         {
             if (detail::same_labels(a, b))
             {
@@ -299,7 +300,7 @@ namespace xt
             return std::nullopt;
         }
 
-        inline std::optional<label_alignment> shape_intersection::align(const labels& a, const labels& b)
+        inline std::optional<label_alignment> join_inner::align(const labels& a, const labels& b)
         {
             const auto in_b = detail::positions_in(a, b);
             label_alignment result;
@@ -315,7 +316,7 @@ namespace xt
             return result;
         }
 
-        inline std::optional<label_alignment> shape_union::align(const labels& a, const labels& b)
+        inline std::optional<label_alignment> join_outer::align(const labels& a, const labels& b)
         {
             // pandas' Index.union returns an equal or an empty side's partner unsorted, and sorts
             // everything else; xarray's join='outer' inherits it.
@@ -348,12 +349,12 @@ namespace xt
             return result;
         }
 
-        inline std::optional<label_alignment> shape_left::align(const labels& a, const labels& b)
+        inline std::optional<label_alignment> join_left::align(const labels& a, const labels& b)
         {
             return label_alignment{a, {detail::identity_map(a.size()), detail::positions_in(a, b)}};
         }
 
-        inline std::optional<label_alignment> shape_right::align(const labels& a, const labels& b)
+        inline std::optional<label_alignment> join_right::align(const labels& a, const labels& b)
         {
             return label_alignment{b, {detail::positions_in(b, a), detail::identity_map(b.size())}};
         }
@@ -456,12 +457,11 @@ namespace xt
                 std::optional<label_alignment> result = S::align(a, b);
                 if (!result)
                 {
-                    throw_shape_error(
-                        operation, prefix, "the left labels ", format_labels(a), " (", a.size(),
-                        " labels) and the right labels ", format_labels(b), " (", b.size(),
-                        " labels) differ, and the shaping strategy does not align them"
-                        " (xn::shape_exact, the default, needs equal labels: choose"
-                        " xn::shape_intersection, xn::shape_union, xn::shape_left or xn::shape_right)");
+                    throw_shape_error(operation, prefix, "the left labels ", format_labels(a), " (", a.size(),
+                                      " labels) and the right labels ", format_labels(b), " (", b.size(),
+                                      " labels) differ, and the shaping strategy does not align them"
+                                      " (xn::join_exact, the default, needs equal labels: choose"
+                                      " xn::join_inner, xn::join_outer, xn::join_left or xn::join_right)");
                 }
                 if constexpr (!is_builtin_shaping_v<S>)
                 {

@@ -13,11 +13,13 @@
 // reduction or an elementwise operation carries, and what `sel` and `isel` select. Pure bookkeeping on
 // dims, coords and sizes; the named expression turns a selection into an xtensor view.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -166,31 +168,107 @@ namespace xt
                 return axes;
             }
 
+            /// xt::all() selects a whole axis in isel, as it does in xtensor's views.
+            template <>
+            struct is_whole_axis<xt::xall_tag> : std::true_type
+            {
+            };
+
+            /// Positions `start`, `start + step`, ... (`count` of them), all within the axis.
+            struct position_range
+            {
+                std::int64_t start;
+                std::int64_t count;
+                std::int64_t step;
+            };
+
+            /// The positions of `range` along an axis of `size`, as Python's slice.indices finds them.
+            inline position_range positions_of(const index_range& range, std::int64_t size)
+            {
+                const std::int64_t step = range.step;
+                const std::int64_t lower = step > 0 ? 0 : -1;
+                const std::int64_t upper = step > 0 ? size : size - 1;
+                const auto clipped = [&](const std::optional<std::int64_t>& bound, std::int64_t absent)
+                {
+                    if (!bound)
+                    {
+                        return absent;
+                    }
+                    return *bound < 0 ? std::max(*bound + size, lower) : std::min(*bound, upper);
+                };
+                const std::int64_t start = clipped(range.start, step > 0 ? lower : upper);
+                const std::int64_t stop = clipped(range.stop, step > 0 ? upper : lower);
+                // Written so that no step, however large, overflows (-step would, for the lowest one).
+                std::int64_t count = 0;
+                if (step > 0 && stop > start)
+                {
+                    count = 1 + (stop - start - 1) / step;
+                }
+                else if (step < 0 && start > stop)
+                {
+                    count = 1 - (start - stop - 1) / step;
+                }
+                // One position needs no step: a step beyond the axis would only enlarge the view's stride.
+                return position_range{start, count, count == 1 ? 1 : step};
+            }
+
+            /// `range` as a slice of xtensor's dynamic view. Its stop is written as an open end where
+            /// the range walks down to position 0: a stop of -1 would count from the end.
+            inline xt::xdynamic_slice<std::ptrdiff_t> dynamic_slice_of(const position_range& range)
+            {
+                const auto start = static_cast<std::ptrdiff_t>(range.start);
+                const auto step = static_cast<std::ptrdiff_t>(range.step);
+                if (range.count == 0)
+                {
+                    return xt::range(std::ptrdiff_t(0), std::ptrdiff_t(0), std::ptrdiff_t(1));
+                }
+                const auto last = start + static_cast<std::ptrdiff_t>(range.count - 1) * step;
+                if (step < 0 && last == 0)
+                {
+                    return xt::range(start, xt::placeholders::_, step);
+                }
+                return xt::range(start, last + (step > 0 ? 1 : -1), step);
+            }
+
             /// The slices, dims and labels of a selection: per selected axis one position (the axis is
-            /// dropped) or a list of positions and the labels that the kept axis gets (none: unlabelled).
+            /// dropped), a list of positions or a range of them, and the labels that the kept axis gets
+            /// (none: unlabelled).
             struct axis_choice
             {
                 std::size_t axis;
                 bool drops;
                 std::size_t position;
                 std::vector<std::size_t> positions;
+                std::optional<position_range> range;
                 std::optional<labels> kept_labels;
             };
 
+            /// The labels at the positions of `range`.
+            inline labels labels_in(const labels& own, const position_range& range)
+            {
+                labels result;
+                result.reserve(static_cast<std::size_t>(range.count));
+                for (std::int64_t i = 0; i < range.count; ++i)
+                {
+                    result.push_back(own[static_cast<std::size_t>(range.start + i * range.step)]);
+                }
+                return result;
+            }
+
             inline selection build_selection(std::string_view operation, const named::dims& names,
                                              const coords& source, std::size_t rank,
-                                             const std::vector<axis_choice>& choices)
+                                             std::vector<axis_choice> choices)
             {
                 selection result;
-                std::vector<const axis_choice*> choice_of(rank, nullptr);
-                for (const auto& choice : choices)
+                std::vector<axis_choice*> choice_of(rank, nullptr);
+                for (auto& choice : choices)
                 {
                     choice_of[choice.axis] = &choice;
                 }
                 std::vector<std::string> kept_names;
                 for (std::size_t axis = 0; axis < rank; ++axis)
                 {
-                    const axis_choice* choice = choice_of[axis];
+                    axis_choice* choice = choice_of[axis];
                     if (choice == nullptr)
                     {
                         result.slices.push_back(xt::all());
@@ -199,6 +277,10 @@ namespace xt
                     {
                         result.slices.push_back(static_cast<std::ptrdiff_t>(choice->position));
                         continue;
+                    }
+                    else if (choice->range)
+                    {
+                        result.slices.push_back(dynamic_slice_of(*choice->range));
                     }
                     else
                     {
@@ -209,7 +291,12 @@ namespace xt
                     {
                         continue;
                     }
-                    if (choice != nullptr && choice->kept_labels)
+                    if (choice != nullptr && choice->kept_labels && choice->range)
+                    {
+                        // A range of unique labels is unique: set checks them, and needs no message here.
+                        result.labels.set(names[axis], std::move(*choice->kept_labels));
+                    }
+                    else if (choice != nullptr && choice->kept_labels)
                     {
                         check_labels(operation,
                                      concat("the labels selected along ", describe_axis(names, axis)),
@@ -223,6 +310,48 @@ namespace xt
                 }
                 result.names = named::dims(std::move(kept_names));
                 return result;
+            }
+
+            /// The positions of the labels from `range.start` to `range.stop` (both included) along a
+            /// sorted axis, found as pandas' Index.slice_locs finds them: the bounds need not be labels.
+            inline position_range label_range_positions(std::string_view operation, const named::dims& names,
+                                                        std::size_t axis, const labels& own,
+                                                        const label_slice& range)
+            {
+                for (const auto* bound : {&range.start, &range.stop})
+                {
+                    if (*bound && !own.empty() && (*bound)->index() != own.front().index())
+                    {
+                        throw_shape_error(operation, "the range bound ", format_label(**bound), " is ",
+                                          label_kind(**bound), " but the labels of ",
+                                          describe_axis(names, axis), " are ", format_labels(own));
+                    }
+                }
+                const auto greater = [](const label& a, const label& b) { return label_less(b, a); };
+                const bool increasing = strictly_increasing(own);
+                if (!increasing && !std::is_sorted(own.begin(), own.end(), greater))
+                {
+                    throw_shape_error(operation, "a range of labels needs sorted labels, but the labels of ",
+                                      describe_axis(names, axis), " are not sorted: ", format_labels(own));
+                }
+                // On a decreasing axis, start is the larger bound: the range walks down the labels.
+                auto first = own.begin();
+                auto end = own.end();
+                if (increasing)
+                {
+                    first = range.start ? std::lower_bound(own.begin(), own.end(), *range.start, label_less)
+                                        : first;
+                    end =
+                        range.stop ? std::upper_bound(own.begin(), own.end(), *range.stop, label_less) : end;
+                }
+                else
+                {
+                    first =
+                        range.start ? std::lower_bound(own.begin(), own.end(), *range.start, greater) : first;
+                    end = range.stop ? std::upper_bound(own.begin(), own.end(), *range.stop, greater) : end;
+                }
+                const auto start = static_cast<std::int64_t>(first - own.begin());
+                return position_range{start, std::max<std::int64_t>(end - first, 0), 1};
             }
 
             inline selection plan_selection(std::string_view operation, const named::dims& names,
@@ -240,10 +369,15 @@ namespace xt
                         throw_shape_error(operation, describe_axis(names, axis),
                                           " has no labels to select by; isel selects by position");
                     }
-                    const label_index lookup(*own);
+                    // A range of labels is found by a search of the sorted labels, with no lookup table.
+                    std::optional<label_index> lookup;
                     const auto position_of = [&](const label& l)
                     {
-                        const auto position = lookup.position_of(l);
+                        if (!lookup)
+                        {
+                            lookup.emplace(*own);
+                        }
+                        const auto position = lookup->position_of(l);
                         if (position == named::missing)
                         {
                             throw_shape_error(operation, "label ", format_label(l), " is not a label of ",
@@ -252,11 +386,16 @@ namespace xt
                         }
                         return static_cast<std::size_t>(position);
                     };
-                    axis_choice choice{axis, false, 0, {}, std::nullopt};
+                    axis_choice choice{axis, false, 0, {}, std::nullopt, std::nullopt};
                     if (const auto* one = std::get_if<label>(&which[n].second))
                     {
                         choice.drops = true;
                         choice.position = position_of(*one);
+                    }
+                    else if (const auto* range = std::get_if<label_slice>(&which[n].second))
+                    {
+                        choice.range = label_range_positions(operation, names, axis, *own, *range);
+                        choice.kept_labels = labels_in(*own, *choice.range);
                     }
                     else
                     {
@@ -269,7 +408,7 @@ namespace xt
                     }
                     choices.push_back(std::move(choice));
                 }
-                return build_selection(operation, names, source, names.size(), choices);
+                return build_selection(operation, names, source, names.size(), std::move(choices));
             }
 
             template <class Shape>
@@ -292,15 +431,28 @@ namespace xt
                         }
                         return static_cast<std::size_t>(position < 0 ? position + size : position);
                     };
-                    axis_choice choice{axis, false, 0, {}, std::nullopt};
+                    axis_choice choice{axis, false, 0, {}, std::nullopt, std::nullopt};
+                    const labels* own = names.is_named(axis) ? source.find(names[axis]) : nullptr;
                     if (const auto* one = std::get_if<std::int64_t>(&which[n].second))
                     {
                         choice.drops = true;
                         choice.position = checked(*one);
                     }
+                    else if (const auto* range = std::get_if<index_range>(&which[n].second))
+                    {
+                        if (range->step == 0)
+                        {
+                            throw_shape_error(operation, "the range of ", describe_axis(names, axis),
+                                              " has step 0");
+                        }
+                        choice.range = positions_of(*range, size);
+                        if (own != nullptr)
+                        {
+                            choice.kept_labels = labels_in(*own, *choice.range);
+                        }
+                    }
                     else
                     {
-                        const labels* own = names.is_named(axis) ? source.find(names[axis]) : nullptr;
                         if (own != nullptr)
                         {
                             choice.kept_labels.emplace();
@@ -316,7 +468,7 @@ namespace xt
                     }
                     choices.push_back(std::move(choice));
                 }
-                return build_selection(operation, names, source, names.size(), choices);
+                return build_selection(operation, names, source, names.size(), std::move(choices));
             }
         } // namespace detail
     }     // namespace named

@@ -112,6 +112,25 @@ namespace xt
                 }
             };
 
+            /// y where x is NaN, x elsewhere: what xn::fillna and xn::combine_first compute (xarray's
+            /// fillna, a where over isnull). Numbers of two types meet in their common type.
+            struct fill_nan_fun
+            {
+                template <class X, class Y>
+                auto operator()(const X& x, const Y& y) const noexcept
+                {
+                    if constexpr (std::is_arithmetic<X>::value && std::is_arithmetic<Y>::value)
+                    {
+                        using R = std::common_type_t<X, Y>;
+                        return simd::is_nan(x) ? static_cast<R>(y) : static_cast<R>(x);
+                    }
+                    else
+                    {
+                        return pick(simd::is_nan(x), y, x);
+                    }
+                }
+            };
+
             /**
              * The larger of two values, NaN as soon as either is NaN (numpy's max, PyTorch's amax): the
              * fold of xn::amax. Equal values of different signs of zero give either one.

@@ -608,6 +608,22 @@ namespace xt
             {
             };
 
+            template <>
+            struct kernel_op<fill_nan_fun> : kernel_arithmetic_op
+            {
+                static constexpr std::size_t arity = 2;
+
+                // Integers have no NaN (and xsimd 8 no isnan of their batches): xtensor computes them.
+                template <class T, class V, class... A>
+                static constexpr bool fits = std::is_same<V, T>::value&& std::is_floating_point<T>::value;
+
+                template <class V>
+                static V apply(const V& x, const V& y) noexcept
+                {
+                    return fill_nan_fun{}(x, y);
+                }
+            };
+
             /**
              * The fold of a reduction the kernels run: `combine` adds one value to a partial result and
              * merges two partial results (the same function for every fold here), `identity` starts a

@@ -13,7 +13,7 @@
 // where operands meet on a named axis with labels, a shaping strategy decides the result's labels and,
 // for each operand, where each result position comes from.
 //
-// Under xn::shape_exact (the default) labels must be equal, nothing is ever gathered and the operands go
+// Under xn::join_exact (the default) labels must be equal, nothing is ever gathered and the operands go
 // on as they are: the operation stays the lazy xfunction it is without labels. Under the other shaping
 // strategies whether an operand is gathered is known only once the labels are seen, so every named
 // operand becomes one type, a read-only strided view over a buffer: the operand's own memory when its
@@ -56,7 +56,7 @@ namespace xt
             {
             };
 
-            /// The one type of a named operand under a shaping strategy other than xn::shape_exact.
+            /// The one type of a named operand under a shaping strategy other than xn::join_exact.
             template <class T>
             using gathered_buffer_t = deferred_buffer<T>;
 
@@ -108,7 +108,7 @@ namespace xt
 
             /**
              * The operands of an elementwise operation after alignment by label, as a tuple: under
-             * xn::shape_exact the operands themselves (forwarded) once their labels are checked; otherwise
+             * xn::join_exact the operands themselves (forwarded) once their labels are checked; otherwise
              * every named operand as a named gathered view (see the top of this file). `fill` fills what
              * an operand lacks: a value, or no_fill.
              */
@@ -1101,7 +1101,7 @@ namespace xt
             template <class Shaping, class Make, class Fill, class... A>
             inline auto align_operands(std::string_view operation, const Fill& fill, A&&... args)
             {
-                if constexpr (std::is_same<Shaping, shape_exact>::value)
+                if constexpr (std::is_same<Shaping, join_exact>::value)
                 {
                     // Equal labels: nothing to gather, the operands go on as they are. Without labels
                     // there is nothing to check either, and most operations have none.
