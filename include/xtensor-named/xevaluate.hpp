@@ -120,7 +120,7 @@ namespace xt
             /**
              * Throws xn::shape_error unless the labels of the output still name its elements after the
              * assignment: on every axis the output labels, the expression has the same labels (as the
-             * default shaping strategy, shape_exact, asks of any two operands), or none and as many
+             * default shaping strategy, join_exact, asks of any two operands), or none and as many
              * elements. Writing by position under other labels would leave the output's labels on other
              * values. Labels of the expression on an axis the output does not label are not carried
              * over: the output is a container, and keeps its own metadata.
