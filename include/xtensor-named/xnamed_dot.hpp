@@ -14,6 +14,7 @@
 // sum reads it lazily, and the kernels evaluate both in one pass.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,10 @@ namespace xt
          */
         template <class A, class B>
         auto dot(A&& a, B&& b, const std::vector<std::string>& axes);
+
+        /// The sum over one axis: xn::dot(a, b, "k"), as xr.dot(a, b, dims="k").
+        template <class A, class B, class N, detail::enable_one_name_t<N> = 0>
+        auto dot(A&& a, B&& b, const N& axis);
 
         /// xr.dot's default: the sum over every named axis that a and b share (none: the outer product).
         template <class A, class B>
@@ -76,6 +81,13 @@ namespace xt
             {
                 return detail::invalid_named_expression{};
             }
+        }
+
+        template <class A, class B, class N, detail::enable_one_name_t<N>>
+        inline auto dot(A&& a, B&& b, const N& axis)
+        {
+            const std::vector<std::string> axes{std::string(std::string_view(axis))};
+            return dot(std::forward<A>(a), std::forward<B>(b), axes);
         }
 
         template <class A, class B>
