@@ -69,7 +69,7 @@ namespace xt
         inline auto dot(A&& a, B&& b, const std::vector<std::string>& axes)
         {
             constexpr bool named = is_named_expression_v<A> && is_named_expression_v<B>;
-            static_assert(named,
+            static_assert(named || detail::any_refused_v<A, B>,
                           "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
                           "sum are found by name.");
             if constexpr (named)
@@ -94,7 +94,7 @@ namespace xt
         inline auto dot(A&& a, B&& b)
         {
             constexpr bool named = is_named_expression_v<A> && is_named_expression_v<B>;
-            static_assert(named,
+            static_assert(named || detail::any_refused_v<A, B>,
                           "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
                           "sum are found by name.");
             if constexpr (named)

@@ -121,7 +121,7 @@ namespace xt
                                         const std::vector<std::string>* names, bool needs_elements)
             {
                 static_assert(
-                    is_named_expression_v<E>,
+                    is_named_expression_v<E> || any_refused_v<E>,
                     "xn: a reduction by names takes a named expression; for a plain xtensor expression "
                     "use xtensor's reducer of the same name.");
                 if constexpr (is_named_expression_v<E>)
