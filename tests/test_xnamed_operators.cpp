@@ -1033,6 +1033,16 @@ TEST(xnamed_operators, a_floating_number_takes_a_float_tensors_type_as_in_numpy_
     EXPECT_EQ(evaluated.expression(), (xt::xarray<float>{0.125f, 0.5f, 1.5f}));
     // The number is converted once, to float: 0.1 as a float, not as a double rounded afterwards.
     EXPECT_EQ(xn::eval(x / 0.1).expression(), (xt::xarray<float>{0.25f / 0.1f, 1.f / 0.1f, 3.f / 0.1f}));
+    // The number stays an xtensor scalar: the kernels evaluate the whole float tree, with a larger
+    // operand too (a double number in a float tree is one they refuse).
+    const xt::xarray<float> wide = xt::arange<float>(1000.f);
+    const auto halves = xn::name(wide, {"t"}) * 0.5 + 1.0;
+    xt::xarray<float> out;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(out, halves.expression()));
+    for (std::size_t i = 0; i < wide.size(); ++i)
+    {
+        ASSERT_EQ(out(i), wide(i) * 0.5f + 1.f) << "at " << i;
+    }
     // Plain xtensor is left as it is: float times a double is a double there.
     static_assert(std::is_same<value_of<decltype(values * 0.5)>, double>::value);
 }
