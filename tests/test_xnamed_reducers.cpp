@@ -368,3 +368,28 @@ TEST(xnamed_reducers, one_unknown_or_unnamed_name_is_refused_as_in_a_list)
     XN_EXPECT_THROW_MSG(xn::sum(named, "x"), xn::name_error, "xn::sum: no axis 'x' in (?, h, w)");
     XN_EXPECT_THROW_HAS(xn::nanmean(named, "?"), xn::name_error, {"xn::nanmean", "(?, h, w)", "unnamed"});
 }
+
+TEST(xnamed_reducers, the_sum_of_a_bool_mask_counts_in_an_integer_as_in_numpy)
+{
+    // C++'s integer promotion: bool + bool is an int, as numpy's sum of a bool array is an integer.
+    xt::xarray<bool> mask = xt::zeros<bool>({3, 1000});
+    for (std::size_t t = 0; t < 1000; ++t)
+    {
+        mask(0, t) = true;
+        mask(1, t) = t % 3 == 0;
+    }
+    auto named = xn::name(mask, {"station", "t"});
+    const auto per_station = xn::eval(xn::sum(named, "t"));
+    static_assert(std::is_same<decltype(per_station)::value_type, int>::value, "a bool sum is an int");
+    EXPECT_EQ(per_station.expression(), (xt::xarray<int>{1000, 334, 0}));
+    const auto total = xn::eval(xn::sum(named));
+    static_assert(std::is_same<decltype(total)::value_type, int>::value);
+    EXPECT_EQ(total.expression()(), 1334);
+    const auto per_time = xn::eval(xn::sum(named, "station"));
+    EXPECT_EQ(per_time.expression()(0), 2);
+    EXPECT_EQ(per_time.expression()(1), 1);
+    // Other element types keep theirs.
+    static_assert(
+        std::is_same<decltype(xn::eval(xn::sum(xn::name(xt::xarray<float>{1.f}, {"t"}))))::value_type,
+                     float>::value);
+}
