@@ -1064,6 +1064,18 @@ TEST(xnamed_operators, an_integer_tensor_with_a_floating_number_becomes_double)
     EXPECT_EQ(xn::eval(i * std::int64_t(3)).expression(), (xt::xarray<int>{3, 6, 15}));
 }
 
+TEST(xnamed_operators, an_integer_number_keeps_its_type_with_integers_narrower_than_int)
+{
+    // C++ computes uint8 in int: the number is not wrapped into uint8 first.
+    const xt::xarray<std::uint8_t> values = {0, 44, 255};
+    const auto u = xn::name(values, {"t"});
+    static_assert(std::is_same<value_of<decltype(u + 300)>, int>::value);
+    EXPECT_EQ(xn::eval(u + 300).expression(), (xt::xarray<int>{300, 344, 555}));
+    EXPECT_EQ(xn::eval(u == 300).expression(), (xt::xarray<bool>{false, false, false}));
+    // A floating number makes it double, as with any integer tensor.
+    static_assert(std::is_same<value_of<decltype(u * 0.5f)>, double>::value);
+}
+
 TEST(xnamed_operators, a_bool_tensor_takes_the_numbers_kind_as_numpy)
 {
     // Read element by element: xtensor's vectorised assignment has no arithmetic on bool containers.

@@ -54,8 +54,9 @@ namespace xt
              * Weak scalars, as numpy 2 (NEP 50), PyTorch and JAX have them: a number takes the element type
              * of the tensors it meets unless it is of a higher kind (bool < integer < floating < complex).
              * A floating number with integer or bool tensors takes the default floating type, double (numpy's
-             * float64); an integer with bool tensors keeps its type; a complex number takes the complex type
-             * of the tensors' floating type; a real number with complex tensors takes their real type.
+             * float64); an integer with bool tensors, or with integer tensors narrower than int (which C++
+             * computes in int), keeps its type; a complex number takes the complex type of the tensors'
+             * floating type; a real number with complex tensors takes their real type.
              */
             template <class V>
             inline constexpr int number_kind_v = std::is_same<V, bool>::value       ? 0
@@ -81,6 +82,14 @@ namespace xt
             struct weak_scalar<T, V, 3, 3>
             {
                 using type = T;
+            };
+
+            template <class T, class V>
+            struct weak_scalar<T, V, 1, 1>
+            {
+                // C++ computes integers narrower than int in int: converting the number to such a type
+                // would change no result type, only wrap a number beyond its range (uint8 == 300).
+                using type = std::conditional_t<(sizeof(T) < sizeof(int)), V, T>;
             };
 
             template <class T, class V, int VK>
