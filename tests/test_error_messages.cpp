@@ -168,10 +168,14 @@ TEST(error_messages, a_stretching_missing_dims_refusal_names_its_own_strategy)
         {"xn::basic_missing_dims<true>", "axis 'y' (axis 1)", "size 3", "axis 'y' (axis 0)", "size 4"});
 }
 
-TEST(error_messages, a_missing_dims_refusal_of_an_unnamed_axis_gives_its_position)
+TEST(error_messages, a_missing_dims_refusal_of_an_unnamed_axis_gives_its_position_and_the_fix)
 {
-    XN_EXPECT_THROW_HAS(xn::plan<xn::missing_dims>(img, wide_lbl), xn::broadcast_error,
-                        {"xn::missing_dims", "unnamed axis 0 of (?, channel, h, w)", "by name"});
+    XN_EXPECT_THROW_MSG(
+        xn::plan<xn::missing_dims>(img, wide_lbl), xn::broadcast_error,
+        "xn::missing_dims: unnamed axis 0 of (?, channel, h, w) has no name, and this strategy lines axes "
+        "up by name: name it (e.refine_names({...}), or xn::name(x, dims) for a plain expression), or use "
+        "xn::name_match, which lines unnamed axes up by position (xn::name<xn::name_match>(x, dims)); "
+        "operands (?, channel, h, w) with shape (10, 3, 256, 384) and (?, h, w) with shape (10, 256, 385)");
 }
 
 TEST(error_messages, a_name_match_refusal_gives_the_unmatched_axis_and_the_other_dims)

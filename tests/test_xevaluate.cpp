@@ -14,6 +14,7 @@
 
 #include <xtensor-named/xevaluate.hpp>
 #include <xtensor-named/xnamed_operators.hpp>
+#include <xtensor-named/xnamed_reducers.hpp>
 
 #include "support/expect_error.hpp"
 
@@ -66,6 +67,47 @@ TEST(xevaluate, eval_of_a_static_rank_named_expression_keeps_the_static_rank)
     auto result = xn::eval(-xn::name(t, {"h", "w"}));
     static_assert(std::is_same<decltype(result)::expression_type, xt::xtensor<double, 2>>::value);
     EXPECT_EQ(result.expression(), (xt::xtensor<double, 2>{{-1., -2.}, {-3., -4.}}));
+}
+
+TEST(xevaluate, eval_gives_an_xtensor_where_one_operand_keeps_its_static_rank_and_an_xarray_elsewhere)
+{
+    const xt::xtensor<float, 2> values = {{1.f, 2.f}, {3.f, 4.f}};
+    const xt::xtensor<float, 1> means = {1.f, 3.f};
+    const auto x = xn::name(values, {"n", "c"});
+    const auto md = xn::name(means, {"c"});
+    // One operand with axes, with numbers: its static rank is kept.
+    const auto scaled = xn::eval(x * 0.5);
+    static_assert(
+        std::is_same<decltype(scaled), const xn::xnamed<xt::xtensor<float, 2>, xn::missing_dims>>::value,
+        "x * 0.5 of an xt::xtensor<float, 2> is one");
+    EXPECT_EQ(scaled.expression(), (xt::xtensor<float, 2>{{0.5f, 1.f}, {1.5f, 2.f}}));
+    // Two operands lined up by name: the result's rank comes from the names, at run time.
+    const auto anomaly = xn::eval(x - md);
+    static_assert(std::is_same<decltype(anomaly)::expression_type, xt::xarray<float>>::value,
+                  "x - md of two xt::xtensors under missing_dims is an xt::xarray");
+    EXPECT_EQ(anomaly.dims(), xn::dims({"n", "c"}));
+    EXPECT_EQ(anomaly.expression(), (xt::xarray<float>{{0.f, -1.f}, {2.f, 1.f}}));
+    const auto same_dims = xn::eval(x + x);
+    static_assert(std::is_same<decltype(same_dims)::expression_type, xt::xarray<float>>::value);
+    EXPECT_EQ(same_dims.expression(), (xt::xarray<float>{{2.f, 4.f}, {6.f, 8.f}}));
+    // Other names for the same expression keep it, and so its rank.
+    const auto renamed = xn::eval(x.rename({{"c", "channel"}}));
+    static_assert(std::is_same<decltype(renamed)::expression_type, xt::xtensor<float, 2>>::value);
+    EXPECT_EQ(renamed.dims(), xn::dims({"n", "channel"}));
+    EXPECT_EQ(renamed.expression(), values);
+    // A view that permutes or inserts axes and a reduction by name: xt::xarray too.
+    const auto transposed = xn::eval(x.transpose({"c", "n"}));
+    static_assert(std::is_same<decltype(transposed)::expression_type, xt::xarray<float>>::value);
+    EXPECT_EQ(transposed.expression(), (xt::xarray<float>{{1.f, 3.f}, {2.f, 4.f}}));
+    const auto aligned = xn::eval(md.align_to({"n", "c"}));
+    static_assert(std::is_same<decltype(aligned)::expression_type, xt::xarray<float>>::value);
+    EXPECT_EQ(aligned.expression(), (xt::xarray<float>{{1.f, 3.f}}));
+    const auto totals = xn::eval(xn::sum(x, "c"));
+    static_assert(std::is_same<decltype(totals)::expression_type, xt::xarray<float>>::value);
+    EXPECT_EQ(totals.dims(), xn::dims({"n"}));
+    EXPECT_EQ(totals.expression(), (xt::xarray<float>{3.f, 7.f}));
+    // A plain expression: by its own shape type, as before.
+    static_assert(std::is_same<decltype(xn::eval(values * 0.5)), xt::xtensor<double, 2>>::value);
 }
 
 TEST(xevaluate, assign_resizes_an_xarray)

@@ -119,3 +119,20 @@ TEST(dot, refuses_an_axis_neither_operand_has)
     XN_EXPECT_THROW_HAS(xn::dot(a, b, {"kk"}), xn::name_error, {"xn::dot", "'kk'", "(i, k, j)"});
     XN_EXPECT_THROW_HAS(xn::dot(a, b, {"k", "k"}), xn::name_error, {"xn::dot", "listed twice"});
 }
+
+TEST(dot, takes_one_axis_name_as_a_list_of_it)
+{
+    const xt::xarray<double> left = {{1., 2., 3.}, {4., 5., 6.}};
+    const xt::xarray<double> right = {{1., 0.}, {0., 1.}, {1., 1.}};
+    const auto a = xn::name(left, {"i", "k"});
+    const auto b = xn::name(right, {"k", "j"});
+    const auto product = xn::eval(xn::dot(a, b, "k"));
+    EXPECT_EQ(product.dims(), xn::dims({"i", "j"}));
+    EXPECT_EQ(product.expression(), (xt::xarray<double>{{4., 5.}, {10., 11.}}));
+    const std::string axis = "i";
+    const auto over_i = xn::eval(xn::dot(a, b, axis));
+    EXPECT_EQ(over_i.dims(), xn::dims({"k", "j"}));
+    // sum over i of left(i, k) * right(k, j)
+    EXPECT_EQ(over_i.expression(), (xt::xarray<double>{{5., 0.}, {0., 7.}, {9., 9.}}));
+    XN_EXPECT_THROW_HAS(xn::dot(a, b, "kk"), xn::name_error, {"xn::dot", "'kk'", "(i, k, j)"});
+}

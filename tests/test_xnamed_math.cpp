@@ -418,3 +418,36 @@ TEST(combine_first, matches_xarray_fillna_and_combine_first)
         }
     }
 }
+
+TEST(xnamed_math, numbers_take_the_tensors_element_type_in_functions)
+{
+    const xt::xarray<float> values = {-1.5f, 0.25f, 2.f};
+    const auto x = xn::name(values, {"t"});
+    const auto kept = xn::eval(xn::where(x > 0.5f, x, 0.0));
+    static_assert(std::is_same<decltype(kept)::value_type, float>::value,
+                  "where(x > 0.5f, x, 0.0) stays float");
+    EXPECT_EQ(kept.expression(), (xt::xarray<float>{0.f, 0.f, 2.f}));
+    const auto clipped = xn::eval(xn::minimum(xn::maximum(x, 0.0), 1.0));
+    static_assert(std::is_same<decltype(clipped)::value_type, float>::value);
+    EXPECT_EQ(clipped.expression(), (xt::xarray<float>{0.f, 0.25f, 1.f}));
+    const auto squared = xn::eval(xn::pow(x, 2.0));
+    static_assert(std::is_same<decltype(squared)::value_type, float>::value);
+    EXPECT_EQ(squared.expression(), (xt::xarray<float>{2.25f, 0.0625f, 4.f}));
+    const auto rest = xn::eval(xn::fmod(x, 0.75));
+    static_assert(std::is_same<decltype(rest)::value_type, float>::value);
+    EXPECT_EQ(rest.expression(),
+              (xt::xarray<float>{std::fmod(-1.5f, 0.75f), std::fmod(0.25f, 0.75f), std::fmod(2.f, 0.75f)}));
+    const auto angles = xn::eval(xn::atan2(x, 1.0));
+    static_assert(std::is_same<decltype(angles)::value_type, float>::value);
+    EXPECT_EQ(angles.expression(),
+              (xt::xarray<float>{std::atan2(-1.5f, 1.f), std::atan2(0.25f, 1.f), std::atan2(2.f, 1.f)}));
+    // A mask chooses between two numbers: bool with floating numbers gives double, as numpy.
+    const auto chosen = xn::eval(xn::where(x > 0.f, 1.0f, -1.0f));
+    static_assert(std::is_same<decltype(chosen)::value_type, double>::value);
+    EXPECT_EQ(chosen.expression(), (xt::xarray<double>{-1., 1., 1.}));
+    // An integer tensor with a floating number becomes double.
+    const xt::xarray<int> ints = {-2, 3};
+    const auto floored = xn::eval(xn::where(xn::name(ints, {"t"}) > 0, xn::name(ints, {"t"}), 0.5));
+    static_assert(std::is_same<decltype(floored)::value_type, double>::value);
+    EXPECT_EQ(floored.expression(), (xt::xarray<double>{0.5, 3.}));
+}

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <random>
@@ -1004,4 +1005,131 @@ TEST(xnamed_operators, missing_dims_refuses_an_unnamed_axis_of_equal_operands)
     const xt::xtensor<double, 2> values = {{1., 2.}, {3., 4.}};
     const auto x = xn::name<xn::missing_dims>(values, {"?", "j"});
     XN_EXPECT_THROW_HAS(x + x, xn::broadcast_error, {"xn::missing_dims", "unnamed axis 0"});
+}
+
+/********************************************************************
+ * Weak scalars: a number takes the tensor's element type (NEP 50)  *
+ ********************************************************************/
+
+namespace
+{
+    template <class E>
+    using value_of = typename std::decay_t<E>::value_type;
+} // namespace
+
+TEST(xnamed_operators, a_floating_number_takes_a_float_tensors_type_as_in_numpy_2)
+{
+    const xt::xarray<float> values = {0.25f, 1.f, 3.f};
+    const auto x = xn::name(values, {"t"});
+    const auto scaled = x * 0.5;
+    static_assert(std::is_same<value_of<decltype(scaled)>, float>::value, "float times 0.5 stays float");
+    static_assert(std::is_same<value_of<decltype(0.5 * x)>, float>::value, "on either side");
+    static_assert(std::is_same<value_of<decltype(x + 1.0)>, float>::value);
+    static_assert(std::is_same<value_of<decltype(x - 1.0)>, float>::value);
+    static_assert(std::is_same<value_of<decltype(x / 3.0)>, float>::value);
+    static_assert(std::is_same<value_of<decltype(x * 2)>, float>::value, "an integer takes float too");
+    const auto evaluated = xn::eval(scaled);
+    static_assert(std::is_same<value_of<decltype(evaluated)>, float>::value);
+    EXPECT_EQ(evaluated.expression(), (xt::xarray<float>{0.125f, 0.5f, 1.5f}));
+    // The number is converted once, to float: 0.1 as a float, not as a double rounded afterwards.
+    EXPECT_EQ(xn::eval(x / 0.1).expression(), (xt::xarray<float>{0.25f / 0.1f, 1.f / 0.1f, 3.f / 0.1f}));
+    // The number stays an xtensor scalar: the kernels evaluate the whole float tree, with a larger
+    // operand too (a double number in a float tree is one they refuse).
+    const xt::xarray<float> wide = xt::arange<float>(1000.f);
+    const auto halves = xn::name(wide, {"t"}) * 0.5 + 1.0;
+    xt::xarray<float> out;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(out, halves.expression()));
+    for (std::size_t i = 0; i < wide.size(); ++i)
+    {
+        ASSERT_EQ(out(i), wide(i) * 0.5f + 1.f) << "at " << i;
+    }
+    // Plain xtensor is left as it is: float times a double is a double there.
+    static_assert(std::is_same<value_of<decltype(values * 0.5)>, double>::value);
+}
+
+TEST(xnamed_operators, an_integer_tensor_with_a_floating_number_becomes_double)
+{
+    const xt::xarray<int> values = {1, 2, 5};
+    const auto i = xn::name(values, {"t"});
+    const auto halves = xn::eval(i * 0.5);
+    static_assert(std::is_same<value_of<decltype(halves)>, double>::value, "int times 0.5 is float64");
+    EXPECT_EQ(halves.expression(), (xt::xarray<double>{0.5, 1., 2.5}));
+    // Whatever the number's own floating type: numpy's default floating type.
+    static_assert(std::is_same<value_of<decltype(i * 0.5f)>, double>::value);
+    EXPECT_EQ(xn::eval(i + 0.25f).expression(), (xt::xarray<double>{1.25, 2.25, 5.25}));
+    // An integer number takes the integer tensor's type.
+    const xt::xarray<std::int64_t> wide = {1, 2, 3};
+    static_assert(std::is_same<value_of<decltype(xn::name(wide, {"t"}) * 2)>, std::int64_t>::value);
+    static_assert(std::is_same<value_of<decltype(i * std::int64_t(2))>, int>::value);
+    EXPECT_EQ(xn::eval(i * std::int64_t(3)).expression(), (xt::xarray<int>{3, 6, 15}));
+}
+
+TEST(xnamed_operators, an_integer_number_keeps_its_type_with_integers_narrower_than_int)
+{
+    // C++ computes uint8 in int: the number is not wrapped into uint8 first.
+    const xt::xarray<std::uint8_t> values = {0, 44, 255};
+    const auto u = xn::name(values, {"t"});
+    static_assert(std::is_same<value_of<decltype(u + 300)>, int>::value);
+    EXPECT_EQ(xn::eval(u + 300).expression(), (xt::xarray<int>{300, 344, 555}));
+    EXPECT_EQ(xn::eval(u == 300).expression(), (xt::xarray<bool>{false, false, false}));
+    // A floating number makes it double, as with any integer tensor.
+    static_assert(std::is_same<value_of<decltype(u * 0.5f)>, double>::value);
+}
+
+TEST(xnamed_operators, a_bool_tensor_takes_the_numbers_kind_as_numpy)
+{
+    // Read element by element: xtensor's vectorised assignment has no arithmetic on bool containers.
+    const xt::xarray<bool> values = {true, false, true};
+    const auto mask = xn::name(values, {"t"});
+    const auto counted = mask + 2;
+    static_assert(std::is_same<value_of<decltype(counted)>, int>::value, "bool plus an int is an int");
+    EXPECT_EQ(counted(0), 3);
+    EXPECT_EQ(counted(1), 2);
+    const auto weighted = mask * 0.5f;
+    static_assert(std::is_same<value_of<decltype(weighted)>, double>::value, "bool times a float: float64");
+    EXPECT_EQ(weighted(0), 0.5);
+    EXPECT_EQ(weighted(1), 0.);
+}
+
+TEST(xnamed_operators, comparisons_with_a_number_compare_in_the_tensors_type)
+{
+    // 0.1 as a float is 0.100000001490116..., above the double 0.1: numpy 2 compares in float32.
+    const xt::xarray<float> values = {0.1f, 0.2f};
+    const auto x = xn::name(values, {"t"});
+    EXPECT_EQ(xn::eval(x == 0.1).expression(), (xt::xarray<bool>{true, false}));
+    EXPECT_EQ(xn::eval(x > 0.1).expression(), (xt::xarray<bool>{false, true}));
+    EXPECT_EQ(xn::eval(0.1 >= x).expression(), (xt::xarray<bool>{true, false}));
+    // An integer tensor compared with a floating number is compared in double: 1 < 1.5.
+    const xt::xarray<int> ints = {1, 2};
+    EXPECT_EQ(xn::eval(xn::name(ints, {"t"}) < 1.5).expression(), (xt::xarray<bool>{true, false}));
+}
+
+TEST(xnamed_operators, apply_and_plain_operands_give_the_numbers_the_tensors_common_type)
+{
+    const xt::xarray<float> values = {1.f, 2.f};
+    const auto x = xn::name(values, {"t"});
+    const auto added = xn::apply(std::plus<>(), x, 0.5);
+    static_assert(std::is_same<value_of<decltype(added)>, float>::value);
+    EXPECT_EQ(xn::eval(added).expression(), (xt::xarray<float>{1.5f, 2.5f}));
+    double seen = 0.;
+    const auto lambda = xn::apply(
+        [&seen](auto a, auto b)
+        {
+            static_assert(std::is_same<decltype(b), float>::value, "the number reaches f as a float");
+            seen = static_cast<double>(b);
+            return a + b;
+        },
+        x, 0.1);
+    EXPECT_EQ(xn::eval(lambda).expression(), (xt::xarray<float>{1.f + 0.1f, 2.f + 0.1f}));
+    EXPECT_EQ(seen, static_cast<double>(0.1f));
+    // A double tensor among the operands: the common type is double, and so is the number; a plain
+    // double tensor beside a float one as well.
+    const xt::xarray<double> wide = {10., 20.};
+    const auto mixed = x * xn::name(wide, {"t"}) + 0.1;
+    static_assert(std::is_same<value_of<decltype(mixed)>, double>::value);
+    EXPECT_EQ(xn::eval(mixed).expression(), (xt::xarray<double>{10. + 0.1, 40. + 0.1}));
+    const auto positional = xn::name<xn::numpy>(values, {"t"});
+    const auto plain = positional * wide + 0.1;
+    static_assert(std::is_same<value_of<decltype(plain)>, double>::value);
+    EXPECT_EQ(xn::eval(plain).expression(), (xt::xarray<double>{10. + 0.1, 40. + 0.1}));
 }

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -291,4 +293,103 @@ TEST(xnamed_reducers, reductions_over_no_elements_give_numpys_values)
         EXPECT_TRUE(std::isnan(means.expression()(k)));
         EXPECT_TRUE(std::isnan(nan_means.expression()(k)));
     }
+}
+
+/******************************************************************
+ * One name: xarray's a.sum("h") and PyTorch's t.sum("h") spelled *
+ ******************************************************************/
+
+namespace
+{
+    /// The reduction by one name equals the reduction by the list of that name: the same dims, shape and
+    /// elements (NaN where the list gives NaN).
+    template <class One, class List>
+    void expect_same_reduction(const One& one, const List& list)
+    {
+        const auto by_one = xn::eval(one);
+        const auto by_list = xn::eval(list);
+        static_assert(std::is_same<decltype(by_one), decltype(by_list)>::value,
+                      "one name gives the type that a list of it gives");
+        EXPECT_EQ(by_one.dims(), by_list.dims());
+        ASSERT_EQ(shape_vector(by_one), shape_vector(by_list));
+        EXPECT_TRUE(xn_test::same_with_nan(by_one.expression(), by_list.expression()));
+    }
+} // namespace
+
+TEST(xnamed_reducers, every_reduction_takes_one_name_as_a_list_of_it)
+{
+    const xt::xarray<double> a = values_2x3x4();
+    auto named = xn::name(a, {"c", "h", "w"});
+    expect_same_reduction(xn::sum(named, "h"), xn::sum(named, {"h"}));
+    expect_same_reduction(xn::prod(named, "h"), xn::prod(named, {"h"}));
+    expect_same_reduction(xn::mean(named, "w"), xn::mean(named, {"w"}));
+    expect_same_reduction(xn::amax(named, "c"), xn::amax(named, {"c"}));
+    expect_same_reduction(xn::amin(named, "c"), xn::amin(named, {"c"}));
+    auto gaps = xn::name(series_with_gaps(), {"station", "time"});
+    expect_same_reduction(xn::nansum(gaps, "time"), xn::nansum(gaps, {"time"}));
+    expect_same_reduction(xn::nanmean(gaps, "time"), xn::nanmean(gaps, {"time"}));
+    expect_same_reduction(xn::nanmax(gaps, "station"), xn::nanmax(gaps, {"station"}));
+    expect_same_reduction(xn::nanmin(gaps, "station"), xn::nanmin(gaps, {"station"}));
+}
+
+TEST(xnamed_reducers, one_name_sums_that_axis_and_keeps_the_others_in_order)
+{
+    const xt::xarray<double> a = values_2x3x4();
+    auto total = xn::eval(xn::sum(xn::name(a, {"c", "h", "w"}), "h"));
+    EXPECT_EQ(total.dims(), xn::dims({"c", "w"}));
+    ASSERT_EQ(shape_vector(total), (std::vector<std::size_t>{2, 4}));
+    for (std::size_t c = 0; c < 2; ++c)
+    {
+        for (std::size_t w = 0; w < 4; ++w)
+        {
+            EXPECT_EQ(total.expression()(c, w), a(c, 0, w) + a(c, 1, w) + a(c, 2, w));
+        }
+    }
+    auto means = xn::eval(xn::nanmean(xn::name(series_with_gaps(), {"station", "time"}), "time"));
+    EXPECT_EQ(means.dims(), xn::dims({"station"}));
+    EXPECT_TRUE(xn_test::same_with_nan(means.expression(), {3.75, 7. / 3., std::nan("")}));
+}
+
+TEST(xnamed_reducers, one_name_may_be_a_std_string_or_a_string_view)
+{
+    const xt::xarray<double> a = values_2x3x4();
+    auto named = xn::name(a, {"c", "h", "w"});
+    const std::string axis = "w";
+    const std::string_view view = axis;
+    expect_same_reduction(xn::sum(named, axis), xn::sum(named, {"w"}));
+    expect_same_reduction(xn::amax(named, view), xn::amax(named, {"w"}));
+    expect_same_reduction(xn::mean(named, std::string("c")), xn::mean(named, {"c"}));
+}
+
+TEST(xnamed_reducers, one_unknown_or_unnamed_name_is_refused_as_in_a_list)
+{
+    const xt::xarray<double> a = values_2x3x4();
+    auto named = xn::name(a, {"?", "h", "w"});
+    XN_EXPECT_THROW_MSG(xn::sum(named, "x"), xn::name_error, "xn::sum: no axis 'x' in (?, h, w)");
+    XN_EXPECT_THROW_HAS(xn::nanmean(named, "?"), xn::name_error, {"xn::nanmean", "(?, h, w)", "unnamed"});
+}
+
+TEST(xnamed_reducers, the_sum_of_a_bool_mask_counts_in_an_integer_as_in_numpy)
+{
+    // C++'s integer promotion: bool + bool is an int, as numpy's sum of a bool array is an integer.
+    xt::xarray<bool> mask = xt::zeros<bool>({3, 1000});
+    for (std::size_t t = 0; t < 1000; ++t)
+    {
+        mask(0, t) = true;
+        mask(1, t) = t % 3 == 0;
+    }
+    auto named = xn::name(mask, {"station", "t"});
+    const auto per_station = xn::eval(xn::sum(named, "t"));
+    static_assert(std::is_same<decltype(per_station)::value_type, int>::value, "a bool sum is an int");
+    EXPECT_EQ(per_station.expression(), (xt::xarray<int>{1000, 334, 0}));
+    const auto total = xn::eval(xn::sum(named));
+    static_assert(std::is_same<decltype(total)::value_type, int>::value);
+    EXPECT_EQ(total.expression()(), 1334);
+    const auto per_time = xn::eval(xn::sum(named, "station"));
+    EXPECT_EQ(per_time.expression()(0), 2);
+    EXPECT_EQ(per_time.expression()(1), 1);
+    // Other element types keep theirs.
+    static_assert(
+        std::is_same<decltype(xn::eval(xn::sum(xn::name(xt::xarray<float>{1.f}, {"t"}))))::value_type,
+                     float>::value);
 }

@@ -292,7 +292,9 @@ TEST(missing_dims, refuses_an_unnamed_axis)
     XN_EXPECT_THROW_MSG(
         xn::plan<xn::missing_dims>(named({2}, {"x"}), named({2, 3}, {"x", "?"})), xn::broadcast_error,
         "xn::missing_dims: unnamed axis 1 of (x, ?) has no name, and this strategy lines axes up by "
-        "name; operands (x) with shape (2) and (x, ?) with shape (2, 3)");
+        "name: name it (e.refine_names({...}), or xn::name(x, dims) for a plain expression), or use "
+        "xn::name_match, which lines unnamed axes up by position (xn::name<xn::name_match>(x, dims)); "
+        "operands (x) with shape (2) and (x, ?) with shape (2, 3)");
 }
 
 TEST(missing_dims, unknown_sizes_take_the_known_size_without_stretching)

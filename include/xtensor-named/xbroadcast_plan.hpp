@@ -94,17 +94,24 @@ namespace xt
             };
         } // namespace detail
 
-// The requirement on a broadcasting strategy `S` at a public entry point OPERATION ("xn::name"), in one
-// sentence, with what to write instead when `S` is a shaping strategy (a join, which another place takes).
+// The sentences of the requirement on a broadcasting strategy, after the operation that asks: for a
+// shaping strategy (a join, which another place takes), what to write instead.
+#define XTENSOR_NAMED_SHAPING_IS_NO_STRATEGY                                                                 \
+    ": this is a shaping strategy (how labels join: xn::join_inner, xn::join_outer, ...), where a "         \
+    "broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or xn::align<J>(a, b), or attach it: "  \
+    "xn::with_shaping<xn::missing_dims, J>."
+#define XTENSOR_NAMED_STRATEGY_REQUIREMENT                                                                   \
+    ": a broadcasting strategy must be a type with static xn::broadcast_plan plan(const xn::operand&, "      \
+    "const "                                                                                                 \
+    "xn::operand&)."
+
+// The requirement on a broadcasting strategy `S` at a public entry point OPERATION ("xn::plan"), in one
+// sentence.
 #define XTENSOR_NAMED_REQUIRE_STRATEGY(S, OPERATION)                                                         \
     static_assert(::xt::named::is_strategy_v<S> || !::xt::named::detail::has_static_align<S>::value,         \
-                  OPERATION                                                                                  \
-                  ": this is a shaping strategy (how labels join: xn::join_inner, xn::join_outer, "          \
-                  "...), where a broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or "        \
-                  "xn::align<J>(a, b), or attach it: xn::with_shaping<xn::missing_dims, J>.");               \
+                  OPERATION XTENSOR_NAMED_SHAPING_IS_NO_STRATEGY);                                           \
     static_assert(::xt::named::is_strategy_v<S> || ::xt::named::detail::has_static_align<S>::value,          \
-                  OPERATION ": a broadcasting strategy must be a type with static "                          \
-                            "xn::broadcast_plan plan(const xn::operand&, const xn::operand&).")
+                  OPERATION XTENSOR_NAMED_STRATEGY_REQUIREMENT)
 
         namespace detail
         {

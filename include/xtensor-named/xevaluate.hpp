@@ -209,9 +209,15 @@ namespace xt
         template <class E>
         inline auto eval(E&& e)
         {
-            static_assert(is_named_expression_v<E> || xt::is_xexpression<std::decay_t<E>>::value,
+            static_assert(is_named_expression_v<E> || xt::is_xexpression<std::decay_t<E>>::value ||
+                              detail::any_refused_v<E>,
                           "xn::eval: the argument must be a named or an xtensor expression.");
-            if constexpr (is_named_expression_v<E>)
+            if constexpr (detail::any_refused_v<E>)
+            {
+                // Refused where it was made: that sentence is the one reported.
+                return detail::invalid_named_expression{};
+            }
+            else if constexpr (is_named_expression_v<E>)
             {
                 using container = detail::container_for_t<typename std::decay_t<E>::expression_type>;
                 using strategy = typename std::decay_t<E>::strategy_type;
@@ -234,67 +240,79 @@ namespace xt
         template <class O, class E>
         inline void assign(O&& out, E&& e)
         {
-            constexpr bool named_out = is_named_expression_v<O>;
-            constexpr bool named_in = is_named_expression_v<E>;
-            static_assert(named_in || xt::is_xexpression<std::decay_t<E>>::value,
-                          "xn::assign: the expression must be a named or an xtensor expression.");
-            decltype(auto) target = [&]() -> decltype(auto)
+            if constexpr (detail::any_refused_v<E>)
             {
-                if constexpr (named_out)
-                {
-                    return out.expression();
-                }
-                else
-                {
-                    return (out);
-                }
-            }();
-            using target_type = std::remove_reference_t<decltype(target)>;
-            static_assert(!std::is_const<target_type>::value &&
-                              xt::is_xexpression<std::decay_t<target_type>>::value &&
-                              xt::has_data_interface<std::decay_t<target_type>>::value,
-                          "xn::assign: the output must be a writable xtensor container, or a named "
-                          "expression over one.");
-            const auto& source = [&]() -> decltype(auto)
-            {
-                if constexpr (named_in)
-                {
-                    return e.expression();
-                }
-                else
-                {
-                    return (e);
-                }
-            }();
-            // Every check before the first write, so that a refused expression leaves `out` as it was.
-            if constexpr (named_out && named_in)
-            {
-                detail::check_assigned_labels(out.dims(), out.coords(), e.dims(), e.coords(), source.shape());
-                if (out.dims() != e.dims())
-                {
-                    // By name: the expression's axes go where the output has them, and an axis that one
-                    // has and the other lacks (a misspelled name, under missing_dims a new axis) is refused.
-                    const detail::axis_map from = detail::assignment_order(out.dims(), e.dims());
-                    const auto aligned = detail::readonly_aligned_view(source, from);
-                    detail::check_assignable<std::decay_t<target_type>>(target.shape(), aligned.shape());
-                    detail::evaluate_into(target, aligned);
-                    return;
-                }
+                // Refused where it was made: that sentence is the one reported.
+                static_cast<void>(out);
+                static_cast<void>(e);
             }
-            const auto& shape = source.shape();
-            if constexpr (named_out && !named_in)
+            else
             {
-                if (out.dims().size() != shape.size())
+                constexpr bool named_out = is_named_expression_v<O>;
+                constexpr bool named_in = is_named_expression_v<E>;
+                static_assert(named_in || xt::is_xexpression<std::decay_t<E>>::value,
+                              "xn::assign: the expression must be a named or an xtensor expression.");
+                decltype(auto) target = [&]() -> decltype(auto)
                 {
-                    detail::throw_shape_error("assign", "the output has the dims ", out.dims().to_string(),
-                                              ", and the expression has ", shape.size(), " axes, shape ",
-                                              detail::shape_string(shape));
+                    if constexpr (named_out)
+                    {
+                        return out.expression();
+                    }
+                    else
+                    {
+                        return (out);
+                    }
+                }();
+                using target_type = std::remove_reference_t<decltype(target)>;
+                static_assert(!std::is_const<target_type>::value &&
+                                  xt::is_xexpression<std::decay_t<target_type>>::value &&
+                                  xt::has_data_interface<std::decay_t<target_type>>::value,
+                              "xn::assign: the output must be a writable xtensor container, or a named "
+                              "expression over one.");
+                const auto& source = [&]() -> decltype(auto)
+                {
+                    if constexpr (named_in)
+                    {
+                        return e.expression();
+                    }
+                    else
+                    {
+                        return (e);
+                    }
+                }();
+                // Every check before the first write, so that a refused expression leaves `out` as it was.
+                if constexpr (named_out && named_in)
+                {
+                    detail::check_assigned_labels(out.dims(), out.coords(), e.dims(), e.coords(),
+                                                  source.shape());
+                    if (out.dims() != e.dims())
+                    {
+                        // By name: the expression's axes go where the output has them, and an axis that one
+                        // has and the other lacks (a misspelled name, under missing_dims a new axis) is
+                        // refused.
+                        const detail::axis_map from = detail::assignment_order(out.dims(), e.dims());
+                        const auto aligned = detail::readonly_aligned_view(source, from);
+                        detail::check_assignable<std::decay_t<target_type>>(target.shape(), aligned.shape());
+                        detail::evaluate_into(target, aligned);
+                        return;
+                    }
                 }
-                // A plain expression's axes are the output's, by position.
-                detail::check_assigned_labels(out.dims(), out.coords(), out.dims(), named::coords(), shape);
+                const auto& shape = source.shape();
+                if constexpr (named_out && !named_in)
+                {
+                    if (out.dims().size() != shape.size())
+                    {
+                        detail::throw_shape_error("assign", "the output has the dims ",
+                                                  out.dims().to_string(), ", and the expression has ",
+                                                  shape.size(), " axes, shape ", detail::shape_string(shape));
+                    }
+                    // A plain expression's axes are the output's, by position.
+                    detail::check_assigned_labels(out.dims(), out.coords(), out.dims(), named::coords(),
+                                                  shape);
+                }
+                detail::check_assignable<std::decay_t<target_type>>(target.shape(), shape);
+                detail::evaluate_into(target, source);
             }
-            detail::check_assignable<std::decay_t<target_type>>(target.shape(), shape);
-            detail::evaluate_into(target, source);
         }
     } // namespace named
 } // namespace xt

@@ -14,6 +14,7 @@
 // sum reads it lazily, and the kernels evaluate both in one pass.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,10 @@ namespace xt
          */
         template <class A, class B>
         auto dot(A&& a, B&& b, const std::vector<std::string>& axes);
+
+        /// The sum over one axis: xn::dot(a, b, "k"), as xr.dot(a, b, dims="k").
+        template <class A, class B, class N, detail::enable_one_name_t<N> = 0>
+        auto dot(A&& a, B&& b, const N& axis);
 
         /// xr.dot's default: the sum over every named axis that a and b share (none: the outer product).
         template <class A, class B>
@@ -64,7 +69,7 @@ namespace xt
         inline auto dot(A&& a, B&& b, const std::vector<std::string>& axes)
         {
             constexpr bool named = is_named_expression_v<A> && is_named_expression_v<B>;
-            static_assert(named,
+            static_assert(named || detail::any_refused_v<A, B>,
                           "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
                           "sum are found by name.");
             if constexpr (named)
@@ -78,11 +83,18 @@ namespace xt
             }
         }
 
+        template <class A, class B, class N, detail::enable_one_name_t<N>>
+        inline auto dot(A&& a, B&& b, const N& axis)
+        {
+            const std::vector<std::string> axes{std::string(std::string_view(axis))};
+            return dot(std::forward<A>(a), std::forward<B>(b), axes);
+        }
+
         template <class A, class B>
         inline auto dot(A&& a, B&& b)
         {
             constexpr bool named = is_named_expression_v<A> && is_named_expression_v<B>;
-            static_assert(named,
+            static_assert(named || detail::any_refused_v<A, B>,
                           "xn::dot: both operands must be named expressions (xn::name), so that the axes to "
                           "sum are found by name.");
             if constexpr (named)

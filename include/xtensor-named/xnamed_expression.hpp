@@ -931,10 +931,58 @@ namespace xt
 
         namespace detail
         {
-            /// What a function that fails its static_assert returns, so that only the sentence is reported.
+            /**
+             * What a function that fails its static_assert returns, so that only the sentence is reported:
+             * the lines after a refusal (printing the result, its dims, xn::eval, xn::assign, operations on
+             * it) take it silently, and add no diagnostic of their own to the sentence.
+             */
             struct invalid_named_expression
             {
+                named::dims dims() const
+                {
+                    return named::dims();
+                }
+
+                std::vector<std::size_t> shape() const
+                {
+                    return {};
+                }
+
+                std::size_t dimension() const noexcept
+                {
+                    return 0;
+                }
+
+                friend std::ostream& operator<<(std::ostream& out, const invalid_named_expression&)
+                {
+                    return out;
+                }
             };
+
+            /// A container of numbers that is not an xtensor expression (a std::vector, a std::array):
+            /// what xt::adapt makes an expression of.
+            template <class T, class = void>
+            struct is_sequence_container : std::false_type
+            {
+            };
+
+            template <class T>
+            struct is_sequence_container<
+                T, std::void_t<typename T::value_type, decltype(std::declval<T&>().data()),
+                               decltype(std::declval<T&>().size())>>
+                : std::bool_constant<std::is_arithmetic<typename T::value_type>::value &&
+                                     !xt::is_xexpression<T>::value &&
+                                     !std::is_same<typename T::value_type, char>::value>
+            {
+            };
+
+            template <class T>
+            inline constexpr bool is_sequence_container_v = is_sequence_container<std::decay_t<T>>::value;
+
+            /// The result of a refusal, which what takes it lets through silently.
+            template <class... T>
+            inline constexpr bool
+                any_refused_v = (std::is_same<std::decay_t<T>, invalid_named_expression>::value || ...);
         } // namespace detail
 
         template <class S, class E>
@@ -944,9 +992,18 @@ namespace xt
             static_assert(is_expression || !is_named_expression_v<E>,
                           "xn::name: the expression is already named; use rename or refine_names, or name "
                           "its expression() again.");
-            static_assert(is_expression || is_named_expression_v<E>,
+            static_assert(is_expression || is_named_expression_v<E> || detail::any_refused_v<E> ||
+                              detail::is_sequence_container_v<E>,
                           "xn::name: the expression must be an xtensor expression.");
-            XTENSOR_NAMED_REQUIRE_STRATEGY(S, "xn::name");
+            static_assert(!detail::is_sequence_container_v<E>,
+                          "xn::name: a std::vector (or another container of numbers) is not an xtensor "
+                          "expression; name xt::adapt(v) (xt::adapt(v, shape) for more than one axis).");
+            // XTENSOR_NAMED_REQUIRE_STRATEGY written out: xn::name is where a join given as a broadcasting
+            // strategy is met first, and a static_assert inside a macro is reported with its expansion.
+            static_assert(is_strategy_v<S> || !detail::has_static_align<S>::value,
+                          "xn::name" XTENSOR_NAMED_SHAPING_IS_NO_STRATEGY);
+            static_assert(is_strategy_v<S> || detail::has_static_align<S>::value,
+                          "xn::name" XTENSOR_NAMED_STRATEGY_REQUIREMENT);
             if constexpr (is_expression && is_strategy_v<S>)
             {
                 return xnamed<xt::xclosure_t<E>, S>(std::forward<E>(e), std::move(names));

@@ -38,9 +38,10 @@ namespace xt
             {
                 constexpr bool valid = all_operands_v<A...> && array_count_v<A...> >= 1;
                 static_assert(
-                    valid, "xn: the arguments of an elementwise function must be named expressions, xtensor "
-                           "expressions or numbers, and one of them at least must have axes (xt::adapt "
-                           "makes an xtensor expression of a std::vector).");
+                    valid || any_refused_v<A...>,
+                    "xn: the arguments of an elementwise function must be named expressions, xtensor "
+                    "expressions or numbers, and one of them at least must have axes (xt::adapt "
+                    "makes an xtensor expression of a std::vector).");
                 if constexpr (!valid)
                 {
                     return invalid_named_expression{};

@@ -140,17 +140,23 @@ namespace xt
             /// A named expression with what is neither an expression nor a number (a std::string, a
             /// std::vector): taken only to refuse it in one sentence instead of every candidate's failure.
             template <class A, class B>
-            using enable_misused_t = std::enable_if_t<any_named_v<A, B> && !all_operands_v<A, B>, int>;
+            using enable_misused_t =
+                std::enable_if_t<any_named_v<A, B> && !all_operands_v<A, B> && !any_refused_v<A, B>, int>;
 
+            // Deduced, so that the sentence is reported where the operator is used, before whatever the
+            // next lines do with the result (a declared return type defers it to the end of the file).
             template <class A, class B>
-            inline invalid_named_expression refuse_operands()
+            inline auto refuse_operands()
             {
                 static_assert(
                     all_operands_v<A, B>,
                     "xn: an operator on a named expression takes named expressions, xtensor expressions "
                     "and numbers; xt::adapt makes an xtensor expression of a std::vector.");
-                return {};
+                return invalid_named_expression{};
             }
+
+            template <class E>
+            using enable_refused_t = std::enable_if_t<!any_refused_v<E>, int>;
 
             template <class E>
             using enable_named_t = std::enable_if_t<is_named_expression_v<E>, int>;
@@ -211,9 +217,22 @@ namespace xt
                                        std::move(b));                                                        \
     }                                                                                                        \
     template <class A, class B, detail::enable_misused_t<A, B> = 0>                                          \
-    inline detail::invalid_named_expression operator OP(A&&, B&&)                                            \
+    inline auto operator OP(A&&, B&&)                                                                        \
     {                                                                                                        \
         return detail::refuse_operands<A, B>();                                                              \
+    }                                                                                                        \
+    namespace detail                                                                                         \
+    {                                                                                                        \
+        template <class B>                                                                                   \
+        inline invalid_named_expression operator OP(const invalid_named_expression&, B&&)                    \
+        {                                                                                                    \
+            return {};                                                                                       \
+        }                                                                                                    \
+        template <class A, enable_refused_t<A> = 0>                                                          \
+        inline invalid_named_expression operator OP(A&&, const invalid_named_expression&)                    \
+        {                                                                                                    \
+            return {};                                                                                       \
+        }                                                                                                    \
     }
 
 #define XTENSOR_NAMED_BINARY_OPERATOR(OP, NAME)                                                              \
@@ -235,6 +254,13 @@ namespace xt
     inline auto operator OP(E&& e)                                                                           \
     {                                                                                                        \
         return detail::named_operation("operator" #OP, detail::NAME##_operator{}, std::forward<E>(e));       \
+    }                                                                                                        \
+    namespace detail                                                                                         \
+    {                                                                                                        \
+        inline invalid_named_expression operator OP(const invalid_named_expression&)                         \
+        {                                                                                                    \
+            return {};                                                                                       \
+        }                                                                                                    \
     }
 
         XTENSOR_NAMED_BINARY_OPERATOR(+, plus)

@@ -66,6 +66,12 @@ namespace xt
             auto reduce_by_names(std::string_view operation, F&& make, E&& e,
                                  const std::vector<std::string>* names, bool needs_elements);
 
+            /// One axis name, as xarray's a.sum("h") and PyTorch's t.sum("h") take it: a string literal, a
+            /// std::string or a std::string_view. (A braced list is deduced as none, and goes to the list.)
+            template <class N>
+            using enable_one_name_t =
+                std::enable_if_t<std::is_convertible<const N&, std::string_view>::value, int>;
+
             /******************************************
              * implementation of the reduction plans *
              ******************************************/
@@ -115,7 +121,7 @@ namespace xt
                                         const std::vector<std::string>* names, bool needs_elements)
             {
                 static_assert(
-                    is_named_expression_v<E>,
+                    is_named_expression_v<E> || any_refused_v<E>,
                     "xn: a reduction by names takes a named expression; for a plain xtensor expression "
                     "use xtensor's reducer of the same name.");
                 if constexpr (is_named_expression_v<E>)
@@ -253,12 +259,19 @@ namespace xt
             };
         } // namespace detail
 
-// xn::NAME(e, {"h", "w"}) and xn::NAME(e): the reducer of detail::NAME##_reducer over the named axes, or
-// over all.
+// xn::NAME(e, {"h", "w"}), xn::NAME(e, "h") and xn::NAME(e): the reducer of detail::NAME##_reducer over the
+// named axes, the one named axis, or all.
 #define XTENSOR_NAMED_REDUCER(NAME, NEEDS_ELEMENTS)                                                          \
     template <class E>                                                                                       \
     inline auto NAME(E&& e, const std::vector<std::string>& axes)                                            \
     {                                                                                                        \
+        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), &axes,           \
+                                       NEEDS_ELEMENTS);                                                      \
+    }                                                                                                        \
+    template <class E, class N, detail::enable_one_name_t<N> = 0>                                            \
+    inline auto NAME(E&& e, const N& axis)                                                                   \
+    {                                                                                                        \
+        const std::vector<std::string> axes{std::string(std::string_view(axis))};                            \
         return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), &axes,           \
                                        NEEDS_ELEMENTS);                                                      \
     }                                                                                                        \

@@ -263,8 +263,15 @@ namespace xt
                 {
                     if (!op->names.is_named(i))
                     {
-                        detail::throw_strategy_error(strategy, a, b, detail::describe_axis(op->names, i),
-                                                     " has no name, and this strategy lines axes up by name");
+                        // What to write instead: the two ways PyTorch's named tensors offer (name the
+                        // axis, refine_names) and xarray's lack of unnamed dims leave, or the strategy
+                        // that lines unnamed axes up by position.
+                        detail::throw_strategy_error(
+                            strategy, a, b, detail::describe_axis(op->names, i),
+                            " has no name, and this strategy lines axes up by name: name it "
+                            "(e.refine_names({...}), or xn::name(x, dims) for a plain expression), or use "
+                            "xn::name_match, which lines unnamed axes up by position "
+                            "(xn::name<xn::name_match>(x, dims))");
                     }
                 }
             }

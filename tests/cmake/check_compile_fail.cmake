@@ -11,7 +11,11 @@
 #         -P check_compile_fail.cmake
 # Passes when building TARGET fails and the output matches the `// expect: <regex>` first line of SOURCE;
 # with a `// max-lines: <n>` line, also when the compiler's diagnostics take at most <n> lines (the lines
-# that start a message: neither the quoted source and its carets, nor the build tool's own lines).
+# that start a message: neither the quoted source and its carets, nor the build tool's own lines); with a
+# `// max-output-lines: <n>` line and GCC (-DCOMPILER_ID=GNU), also when the compiler writes at most <n> lines
+# in all (the quoted source and carets counted, the build tool's lines not) and its first error is the
+# expected one. (Clang quotes each macro expansion on the way, and the operators are macros: its bound is
+# max-lines.)
 
 file(READ "${SOURCE}" content)
 if(NOT content MATCHES "^// expect: ([^\r\n]+)")
@@ -57,5 +61,33 @@ if(content MATCHES "\n// max-lines: ([0-9]+)")
             "${SOURCE}: the compiler's diagnostics take ${counted} lines, more than ${max_lines}:\n${output}")
     endif()
     message(STATUS "${SOURCE}: ${counted} lines of diagnostics (at most ${max_lines})")
+endif()
+if(content MATCHES "\n// max-output-lines: ([0-9]+)" AND COMPILER_ID STREQUAL "GNU")
+    set(max_output_lines "${CMAKE_MATCH_1}")
+    string(REPLACE ";" "," flat "${output}")
+    string(REPLACE "[" "<" flat "${flat}")
+    string(REPLACE "]" ">" flat "${flat}")
+    string(REPLACE "\n" ";" lines "${flat}")
+    set(counted 0)
+    set(first_error "")
+    foreach(line IN LISTS lines)
+        if(line STREQUAL "" OR line MATCHES "^<[0-9]+/[0-9]+>" OR line MATCHES "^(FAILED:|ninja:|g?make)"
+           OR line MATCHES " -c .* -o |-o .* -c ")
+            continue()
+        endif()
+        math(EXPR counted "${counted} + 1")
+        if(first_error STREQUAL "" AND line MATCHES "error:")
+            set(first_error "${line}")
+        endif()
+    endforeach()
+    if(counted GREATER max_output_lines)
+        message(FATAL_ERROR
+            "${SOURCE}: the compiler writes ${counted} lines, more than ${max_output_lines}:\n${output}")
+    endif()
+    if(NOT first_error MATCHES "${expected}")
+        message(FATAL_ERROR
+            "${SOURCE}: the first error is not `${expected}`: ${first_error}\n${output}")
+    endif()
+    message(STATUS "${SOURCE}: ${counted} lines of compiler output (at most ${max_output_lines})")
 endif()
 message(STATUS "${SOURCE} fails to compile as expected (`${expected}`)")

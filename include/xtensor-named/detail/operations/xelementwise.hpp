@@ -403,7 +403,16 @@ namespace xt
             inline auto aligned_elementwise(std::string_view operation, const Fill& fill, F&& make,
                                             A&&... args)
             {
-                if constexpr (array_count_v<A...> <= 1)
+                using tensor_type = tensor_element_t<A...>;
+                if constexpr ((takes_weak_type_v<tensor_type, A> || ...))
+                {
+                    // The numbers take the tensors' element type first (weak scalars, as numpy 2's): each
+                    // stays an xtensor scalar, which the kernels splat into a register.
+                    return aligned_elementwise<S, Shaping>(
+                        operation, fill, std::forward<F>(make),
+                        weak_operand<tensor_type>(std::forward<A>(args))...);
+                }
+                else if constexpr (array_count_v<A...> <= 1)
                 {
                     // One operand with axes lines up with nothing: it keeps its axes, unviewed.
                     auto metadata = single_metadata(args...);
