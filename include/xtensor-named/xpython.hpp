@@ -110,6 +110,10 @@ namespace xt
         {
         public:
 
+            static_assert((detail::is_python_element_v<std::remove_const_t<T>> && ...),
+                          "xn::pynamed_any: the element types must be float, double, std::int32_t, "
+                          "std::int64_t or bool (const for a function that only reads).");
+
             using variant_type = std::variant<pynamed<T>...>;
             using std::variant<pynamed<T>...>::variant;
         };
