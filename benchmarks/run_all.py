@@ -675,7 +675,7 @@ def main():
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
         # The sections compile_cost.py and configurations.py give figures for stay as they were.
         previous = args.readme.read_text() if args.readme.exists() else ""
-        for heading in ("## Compile cost", "## Threads", "## Instruction sets"):
+        for heading in ("## Compile cost", "## Threads", "## Instruction sets", "## Python"):
             span = section_span(previous, heading)
             if span is not None:
                 readme = replace_section(readme, heading, previous[span[0]:span[1]])

@@ -8,7 +8,9 @@
 
 # The steps of the installed-package tests (see tests/CMakeLists.txt), run with cmake -P:
 #   STEP=install       installs BUILD_DIR into PREFIX (emptied first)
-#   STEP=find_package  configures, builds and runs CONSUMER_SOURCE_DIR against PREFIX with CMake
+#   STEP=find_package  configures, builds and runs CONSUMER_SOURCE_DIR against PREFIX with CMake; with
+#                      PYTHON (an interpreter with numpy and xarray) and pybind11_DIR, also its Python
+#                      module, imported and called by PYTHON
 #   STEP=pkg_config    compiles CONSUMER_SOURCE_DIR/main.cpp with CXX, -std=c++CXX_STANDARD (17 unless
 #                      given) and `pkg-config --cflags`, runs it; the headers it used are listed in
 #                      WORK_DIR/pkg_config/consumer.d (scripts/matrix checks where they came from)
@@ -45,6 +47,9 @@ elseif(STEP STREQUAL "find_package")
     if(CONFIG)
         list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${CONFIG}")
     endif()
+    if(PYTHON)
+        list(APPEND configure_args "-DCONSUMER_PYTHON=${PYTHON}" "-Dpybind11_DIR=${pybind11_DIR}")
+    endif()
     # The dependencies are the ones this build tree uses; xtensor-named is only in PREFIX.
     run("${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
         "-DCMAKE_CXX_COMPILER=${CXX}"
@@ -59,6 +64,10 @@ elseif(STEP STREQUAL "find_package")
         set(executable "${build}/${CONFIG}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
     endif()
     run("${executable}")
+    if(PYTHON)
+        run("${CMAKE_COMMAND}" -E env "PYTHONPATH=${build}:${build}/${CONFIG}" "${PYTHON}"
+            "${CONSUMER_SOURCE_DIR}/call_python_consumer.py")
+    endif()
 
 elseif(STEP STREQUAL "pkg_config")
     set(build "${WORK_DIR}/pkg_config")
