@@ -161,7 +161,8 @@ def cpu_description():
     fields = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
     model = fields.get("Model name", model).strip()
     caches = ", ".join(f"{k.strip()} {fields[k].strip()}" for k in fields if k.strip().endswith("cache"))
-    return f"- CPU: {model}, {os.cpu_count()} cores seen ({caches})"
+    # A virtual machine's lscpu may list no caches.
+    return f"- CPU: {model}, {os.cpu_count()} cores seen" + (f" ({caches})" if caches else "")
 
 
 def machine_description(bench_output, build_dir):
@@ -636,9 +637,7 @@ for a core, but a shared cache and memory bus still add noise of 10 to 20 %.
 {chr(10).join(rows)}
 
 Ratios of median CPU times to the hand loop's (below 1: faster than the hand loop).
-
-{notes}
-
+{chr(10) + notes + chr(10) if notes else ""}
 The benchmark's own table, from its last round (medians of that round's repetitions only):
 
 ```
