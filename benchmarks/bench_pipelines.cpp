@@ -58,6 +58,17 @@
 
 namespace xn = xt::named;
 
+using xtensor_named_bench::compare;
+using xtensor_named_bench::fill_hashed;
+using xtensor_named_bench::lanes;
+using xtensor_named_bench::max_run;
+using xtensor_named_bench::snapshot;
+using xtensor_named_bench::snapshot_of;
+using xtensor_named_bench::sum_run;
+using xtensor_named_bench::take_flag;
+using xtensor_named_bench::time_text;
+using xtensor_named_bench::tolerance;
+
 // xtensor's own evaluation of the math functions (exp_xtensor) reaches GCC's AVX-512 intrinsics as the
 // kernels do: GCC before 12.3 warns falsely there too (see xcompat_xsimd.hpp).
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
@@ -87,27 +98,6 @@ namespace
     {
         z.n = n;
         return z;
-    }
-
-    /// Knuth's multiplicative hash of a position, as a double in [0, 1). bench_pipelines.py computes the
-    /// same numbers, so that both programs time the same data without sharing a random generator.
-    double hashed_unit(std::size_t i, std::uint64_t salt)
-    {
-        const std::uint64_t h = ((static_cast<std::uint64_t>(i) + salt) * 2654435761u) % 4294967296u;
-        return static_cast<double>(h) / 4294967296.0;
-    }
-
-    /// Fills `e` with lo + span * hashed_unit(i, salt). With `span` a power of two every step is exact,
-    /// so the values equal numpy's bit for bit whatever the compiler contracts.
-    template <class E>
-    void fill_hashed(E& e, std::uint64_t salt, double lo, double span)
-    {
-        using value_type = typename E::value_type;
-        std::size_t i = 0;
-        for (auto& v : e)
-        {
-            v = static_cast<value_type>(lo + span * hashed_unit(i++, salt));
-        }
     }
 
     /// An image batch, its per-channel statistics, a 0/1 label map, and the outputs of the image cases.
@@ -260,61 +250,6 @@ namespace
     /*************************************
      * Helpers of the hand-written loops *
      *************************************/
-
-    // Reductions in independent lanes: without -ffast-math the compiler may not reorder one running sum,
-    // which would leave it a chain of dependent additions, but it vectorises independent lanes, and a
-    // programmer who cares about speed writes them so. Thirty-two, because GCC unrolls a lane loop of
-    // sixteen completely and then leaves the maximum scalar; a loop of thirty-two it vectorises.
-    constexpr std::size_t lanes = 32;
-
-    template <class T>
-    double sum_run(const T* p, std::size_t count)
-    {
-        T partial[lanes] = {};
-        std::size_t i = 0;
-        for (; i + lanes <= count; i += lanes)
-        {
-            for (std::size_t k = 0; k < lanes; ++k)
-            {
-                partial[k] += p[i + k];
-            }
-        }
-        double total = 0;
-        for (; i < count; ++i)
-        {
-            total += double(p[i]);
-        }
-        for (const T v : partial)
-        {
-            total += double(v);
-        }
-        return total;
-    }
-
-    template <class T>
-    T max_run(const T* p, std::size_t count, T start)
-    {
-        T partial[lanes];
-        std::fill(partial, partial + lanes, start);
-        std::size_t i = 0;
-        for (; i + lanes <= count; i += lanes)
-        {
-            for (std::size_t k = 0; k < lanes; ++k)
-            {
-                partial[k] = p[i + k] > partial[k] ? p[i + k] : partial[k];
-            }
-        }
-        T best = start;
-        for (; i < count; ++i)
-        {
-            best = p[i] > best ? p[i] : best;
-        }
-        for (const T v : partial)
-        {
-            best = v > best ? v : best;
-        }
-        return best;
-    }
 
     /// The sum of the elements of p[0, count) that are not NaN, and how many there are.
     double nan_sum_run(const double* p, std::size_t count, std::size_t& found)
@@ -893,28 +828,6 @@ namespace
         F(part<typename data_of<decltype(F)>::type>(w));
     }
 
-    /// What the check compares: an output's shape and its values.
-    struct snapshot
-    {
-        std::vector<std::size_t> shape;
-        std::vector<double> values;
-    };
-
-    template <class E>
-    snapshot snapshot_of(const E& e)
-    {
-        return {std::vector<std::size_t>(e.shape().begin(), e.shape().end()),
-                std::vector<double>(e.begin(), e.end())};
-    }
-
-    /// An element passes when both are NaN, or when |value - reference| <= atol + rtol * |reference|.
-    struct tolerance
-    {
-        double rtol;
-        double atol;
-        const char* why;
-    };
-
     const tolerance exact{0, 0, "the same IEEE operations: bit for bit"};
 
     struct pipeline_case
@@ -1040,64 +953,6 @@ namespace
         std::fill(w.ser.out.begin(), w.ser.out.end(), double(f));
     }
 
-    std::string shape_text(const std::vector<std::size_t>& shape)
-    {
-        std::string text = "(";
-        for (std::size_t i = 0; i < shape.size(); ++i)
-        {
-            text += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
-        }
-        return text + ")";
-    }
-
-    /// Compares `got` with `reference`; prints one line; true when within the case's tolerance.
-    bool compare(const pipeline_case& c, const char* who, const snapshot& reference, const snapshot& got)
-    {
-        if (got.shape != reference.shape)
-        {
-            std::printf("MISMATCH %s/%s: shape %s, the hand loop's is %s\n", c.name, who,
-                        shape_text(got.shape).c_str(), shape_text(reference.shape).c_str());
-            return false;
-        }
-        double worst_abs = 0;
-        double worst_rel = 0;
-        std::size_t bad = 0;
-        std::size_t first_bad = 0;
-        for (std::size_t i = 0; i < got.values.size(); ++i)
-        {
-            const double r = reference.values[i];
-            const double g = got.values[i];
-            if (std::isnan(r) || std::isnan(g))
-            {
-                if (std::isnan(r) != std::isnan(g) && bad++ == 0)
-                {
-                    first_bad = i;
-                }
-                continue;
-            }
-            const double diff = std::fabs(g - r);
-            worst_abs = std::max(worst_abs, diff);
-            if (r != 0)
-            {
-                worst_rel = std::max(worst_rel, diff / std::fabs(r));
-            }
-            if (diff > c.tol.atol + c.tol.rtol * std::fabs(r) && bad++ == 0)
-            {
-                first_bad = i;
-            }
-        }
-        if (bad > 0)
-        {
-            std::printf("MISMATCH %s/%s: %zu of %zu elements off (rtol %g, atol %g); element %zu is %.17g, "
-                        "the hand loop's %.17g\n",
-                        c.name, who, bad, got.values.size(), c.tol.rtol, c.tol.atol, first_bad,
-                        got.values[first_bad], reference.values[first_bad]);
-            return false;
-        }
-        std::printf("  %-18s max |diff| %-9.3g max rel %-9.3g\n", who, worst_abs, worst_rel);
-        return true;
-    }
-
     /// Runs every implementation of every case once and compares it with the hand loop.
     bool check_all(workload& w)
     {
@@ -1120,7 +975,7 @@ namespace
                 try
                 {
                     run(w);
-                    ok = compare(c, impl.name, reference, c.output(w)) && ok;
+                    ok = compare(c.name, impl.name, c.tol, "the hand loop", reference, c.output(w)) && ok;
                 }
                 catch (const std::exception& e)
                 {
@@ -1135,24 +990,6 @@ namespace
     /*************
      * The table *
      *************/
-
-    std::string time_text(double microseconds)
-    {
-        char text[32];
-        if (microseconds <= 0)
-        {
-            return "-";
-        }
-        if (microseconds >= 1000)
-        {
-            std::snprintf(text, sizeof(text), "%.2f ms", microseconds / 1000);
-        }
-        else
-        {
-            std::snprintf(text, sizeof(text), "%.1f us", microseconds);
-        }
-        return text;
-    }
 
     /// A build with threads times wall-clock time: CPU time would count the calling thread only.
     constexpr bool kernel_threads_timed = xn::detail::kernel_threads_enabled;
@@ -1214,43 +1051,6 @@ namespace
     /*************
      * The run   *
      *************/
-
-    /// The value of the last `flag` (as "--scale=") among the arguments, taken out of them; nothing when
-    /// none is given.
-    std::optional<std::string> take_flag(std::vector<char*>& args, const std::string& flag)
-    {
-        std::optional<std::string> value;
-        for (auto it = args.begin() + 1; it != args.end();)
-        {
-            if (std::string(*it).rfind(flag, 0) == 0)
-            {
-                value = std::string(*it).substr(flag.size());
-                it = args.erase(it);
-            }
-            else
-            {
-                ++it;
-            }
-        }
-        return value;
-    }
-
-    /// The sizes from --scale=small|full (taken out of the arguments) or XTENSOR_NAMED_BENCH_SCALE.
-    const sizes* choose_sizes(std::vector<char*>& args)
-    {
-        const char* env = std::getenv("XTENSOR_NAMED_BENCH_SCALE");
-        const std::string scale = take_flag(args, "--scale=").value_or(env != nullptr ? env : "");
-        if (scale.empty() || scale == "full")
-        {
-            return &full_sizes;
-        }
-        if (scale == "small")
-        {
-            return &small_sizes;
-        }
-        std::fprintf(stderr, "bench_pipelines: unknown scale '%s' (small or full)\n", scale.c_str());
-        return nullptr;
-    }
 
     /// The thread limit from --threads=N (taken out of the arguments): 0 when not given, -1 when
     /// malformed.
@@ -1323,7 +1123,7 @@ XTENSOR_NAMED_SILENCE_GCC_BUG_105593_END
 int main(int argc, char** argv)
 {
     std::vector<char*> args(argv, argv + argc);
-    const sizes* z = choose_sizes(args);
+    const sizes* z = xtensor_named_bench::choose_scale(args, full_sizes, small_sizes, "bench_pipelines");
     if (z == nullptr)
     {
         return 2;

@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -318,9 +319,9 @@ def as_numpy(result):
     return result.numpy() if hasattr(result, "numpy") else result
 
 
-def check(name, case, got, expected):
-    """True when `got` matches the reference within the case's tolerance; prints a line either way."""
-    rtol, atol = TOLERANCE[case]
+def check(name, got, expected, tolerance):
+    """True when `got` matches the reference within `tolerance` (rtol, atol); prints a line either way."""
+    rtol, atol = tolerance
     got = np.asarray(got, dtype=np.float64)
     if got.shape != expected.shape:
         print(f"MISMATCH {name}: shape {got.shape}, the reference's {expected.shape}", file=sys.stderr)
@@ -350,9 +351,12 @@ def calibrate(f, min_time, clock):
         calls *= 2
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", choices=sorted(SIZES), default=os.environ.get("XTENSOR_NAMED_BENCH_SCALE", "full"),
+def main(family=None):
+    """Checks and times the cases of `family`: this module, or one that defines the same names (bench_layouts.py):
+    SIZES, CASES, TOLERANCE, make_data, data_of, reference, numpy_case and torch_case."""
+    family = family or sys.modules[__name__]
+    parser = argparse.ArgumentParser(description=family.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", choices=sorted(family.SIZES), default=os.environ.get("XTENSOR_NAMED_BENCH_SCALE", "full"),
                         help="sizes (default: $XTENSOR_NAMED_BENCH_SCALE, else full)")
     parser.add_argument("--repetitions", type=int, default=9)
     parser.add_argument("--min-time", type=float, default=0.05, help="seconds of CPU time per repetition")
@@ -375,28 +379,28 @@ def main():
     if torch is not None and args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
 
-    d = make_data(SIZES[args.scale])
+    d = family.make_data(family.SIZES[args.scale])
     runs = []
     ok = True
     print("Checking numpy and PyTorch against a float64 numpy reference:", file=sys.stderr)
     with torch.inference_mode() if torch is not None else contextlib.nullcontext():
-        for case in CASES:
-            computed, data = data_of(case, d)
-            expected = reference(computed, data)
-            run, result = numpy_case(computed, data)
+        for case in family.CASES:
+            computed, data = family.data_of(case, d)
+            expected = family.reference(computed, data)
+            run, result = family.numpy_case(computed, data)
             run()
-            ok = check(f"{case}/numpy", case, as_numpy(result), expected) and ok
+            ok = check(f"{case}/numpy", as_numpy(result), expected, family.TOLERANCE[case]) and ok
             runs.append((f"{case}/numpy", run))
             if torch is None:
                 continue
-            run, result, note = torch_case(computed, data, torch)
+            run, result, note = family.torch_case(computed, data, torch)
             run()
-            ok = check(f"{case}/torch", case, as_numpy(result), expected) and ok
+            ok = check(f"{case}/torch", as_numpy(result), expected, family.TOLERANCE[case]) and ok
             runs.append((f"{case}/torch", run))
             if note:
                 notes[f"{case}/torch"] = note
         if not ok:
-            sys.exit("bench_pipelines.py: an implementation computes something else than the reference; nothing timed")
+            sys.exit(f"{Path(family.__file__).name}: an implementation computes something else than the reference; nothing timed")
 
         calls = {name: calibrate(run, args.min_time, clock) for name, run in runs}
         samples = {name: [] for name, _ in runs}
@@ -418,10 +422,10 @@ def main():
         return
     print(f"numpy {versions['numpy']}, PyTorch {versions['torch'] or '-'} (one thread), {args.scale} sizes: "
           f"median CPU time per call of {args.repetitions} interleaved repetitions")
-    print(f"{'case':18s} {'numpy':>12s} {'PyTorch':>12s}")
-    for case in CASES:
+    print(f"{'case':20s} {'numpy':>12s} {'PyTorch':>12s}")
+    for case in family.CASES:
         cells = [medians.get(f"{case}/{who}") for who in ("numpy", "torch")]
-        print(f"{case:18s} " + " ".join(f"{format_time(t):>12s}" for t in cells))
+        print(f"{case:20s} " + " ".join(f"{format_time(t):>12s}" for t in cells))
     for name, note in notes.items():
         print(f"{name}: {note}")
 

@@ -8,18 +8,20 @@
 ############################################################################
 """Runs the benchmarks and writes their report.
 
-Builds bench_kernels and bench_pipelines (Release, -march=native through xtensor-named::optimize) unless
-given them, runs bench_kernels (xtensor, xtensor-named, Eigen and a copy, interleaved, medians of 15) and
-bench_numpy.py, then bench_pipelines (a hand-written loop, xtensor and xtensor-named on realistic
-pipelines) and bench_pipelines.py (numpy and PyTorch on the same pipelines) in turn, 5 rounds of 3
-repetitions each (--rounds, --repetitions), and writes
-benchmarks/README.md (the ratio table, the machine, the command, the benchmark's own output, and the
-Pipelines section), docs/benchmarks.png and docs/benchmarks_pipelines.png. Needs numpy and matplotlib
+Builds bench_kernels, bench_pipelines and bench_layouts (Release, -march=native through
+xtensor-named::optimize) unless given them, runs bench_kernels (xtensor, xtensor-named, Eigen and a copy,
+interleaved, medians of 15) and bench_numpy.py, then bench_pipelines (a hand-written loop, xtensor and
+xtensor-named on realistic pipelines) and bench_pipelines.py (numpy and PyTorch on the same pipelines) in
+turn, 5 rounds of 3 repetitions each (--rounds, --repetitions), then bench_layouts and bench_layouts.py
+(the same on hard memory layouts) the same way, and writes benchmarks/README.md (the ratio table, the
+machine, the command, the benchmark's own output, and the Pipelines and Layouts sections),
+docs/benchmarks.png and docs/benchmarks_pipelines.png. Needs numpy and matplotlib
 (and PyTorch for its column): on Debian, run it with /usr/bin/python3.
 
     /usr/bin/python3 benchmarks/run_all.py                  # build in build/bench, run, write
     /usr/bin/python3 benchmarks/run_all.py --bench path/to/bench_kernels
     /usr/bin/python3 benchmarks/run_all.py --pipelines-only # only the pipelines: their section and plot
+    /usr/bin/python3 benchmarks/run_all.py --layouts-only   # only the layouts: their section
     /usr/bin/python3 benchmarks/run_all.py --pipelines-only --scale small --min-time 0.02   # a quick check
 
 Small sizes (--scale small) check that the chain works; they are no measurement, so their report goes
@@ -159,7 +161,8 @@ def cpu_description():
     fields = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
     model = fields.get("Model name", model).strip()
     caches = ", ".join(f"{k.strip()} {fields[k].strip()}" for k in fields if k.strip().endswith("cache"))
-    return f"- CPU: {model}, {os.cpu_count()} cores seen ({caches})"
+    # A virtual machine's lscpu may list no caches.
+    return f"- CPU: {model}, {os.cpu_count()} cores seen" + (f" ({caches})" if caches else "")
 
 
 def machine_description(bench_output, build_dir):
@@ -408,14 +411,16 @@ def repetition_samples(report, clock="cpu_time"):
     return samples
 
 
-def run_pipelines(args, bench):
-    """Runs bench_pipelines and bench_pipelines.py in turn, args.rounds times each; the medians (seconds)
-    of every case's repetitions over all rounds and of each round's, context and notes.
+def run_pipelines(args, bench, family="pipelines"):
+    """Runs bench_<family> and bench_<family>.py (family: pipelines or layouts) in turn, args.rounds times
+    each; the medians (seconds) of every case's repetitions over all rounds and of each round's, context and
+    notes.
 
     Alternating the programs spreads what a shared machine does over minutes across every implementation,
     rather than into the one program that happened to run then."""
-    json_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_pipelines_{os.getpid()}.json"
-    given = [a.split("=", 1)[1] for a in args.pipelines_arg if a.startswith("--benchmark_repetitions=")]
+    json_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_{family}_{os.getpid()}.json"
+    extra_args = args.pipelines_arg if family == "pipelines" else args.layouts_arg
+    given = [a.split("=", 1)[1] for a in extra_args if a.startswith("--benchmark_repetitions=")]
     repetitions = int(given[-1]) if given else args.repetitions
     timing = [f"--benchmark_min_time={args.min_time}"] if args.min_time else []
     python = args.numpy_python or sys.executable
@@ -427,7 +432,7 @@ def run_pipelines(args, bench):
         result = run([str(bench), f"--scale={args.scale}", f"--benchmark_out={json_path}",
                       "--benchmark_out_format=json", "--benchmark_color=false",
                       f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=false",
-                      "--benchmark_display_aggregates_only=true", *timing, *args.pipelines_arg],
+                      "--benchmark_display_aggregates_only=true", *timing, *extra_args],
                      capture_output=True, text=True)
         print(result.stdout)
         report = json.loads(json_path.read_text())
@@ -435,7 +440,7 @@ def run_pipelines(args, bench):
         for name, times in repetition_samples(report).items():
             samples.setdefault(name, []).append(times)
 
-        python_run = run([python, str(ROOT / "benchmarks" / "bench_pipelines.py"), "--json",
+        python_run = run([python, str(ROOT / "benchmarks" / f"bench_{family}.py"), "--json",
                           f"--scale={args.scale}", f"--repetitions={repetitions}", f"--seed={round_index}",
                           *python_timing], capture_output=True, text=True)
         print(python_run.stderr)
@@ -450,7 +455,22 @@ def run_pipelines(args, bench):
     return {"medians": medians, "round_medians": round_medians, "context": report.get("context", {}), "notes": notes,
             "numpy": python_report.get("numpy"), "torch": python_report.get("torch"),
             "rounds": args.rounds, "repetitions": repetitions,
-            "table": output[output.find("Pipelines ("):].strip()}
+            "table": output[output.find(f"{family.capitalize()} ("):].strip()}
+
+
+# The layouts of bench_layouts.cpp, in its order: name and what it computes.
+LAYOUTS = [("points_offset", "(p - c[xyz]) * w[n], p (n, xyz)"),
+           ("points_distance", "sqrt(sum((p - c[xyz])^2, xyz))"),
+           ("points_centroid", "sum(p, n)"),
+           ("nhwc_normalize", "(x - m[c]) / s[c], x (n, h, w, c)"),
+           ("nhwc_sum_c", "sum(x, c)"),
+           ("nhwc_channel_max", "amax(x, (n, h, w))"),
+           ("nhwc_softmax", "e = exp(x - amax(x, c)); e / sum(e, c)"),
+           ("column_major_column", "A(x, y) + u[x], A and the output column-major, f64"),
+           ("other_order", "B(x, y) + C(y, x), f64"),
+           ("strided_row", "B[:, ::2](x, y) * v[y], f64"),
+           ("rank5_mean", "x - mean(x, d), x (a, b, c, d, e), d short"),
+           ("rank6_scale", "x * g[c] + k[e], x (a, b, c, d, e, f), b, c, e short")]
 
 
 def pipeline_time(p, case, key):
@@ -569,6 +589,63 @@ Only the pipelines, quickly (this section and its plot):
 """
 
 
+def layouts_section(p, args, command):
+    """The Layouts section of benchmarks/README.md, from its heading to its end."""
+    rows = ["| case | computes | hand | xtensor | xtensor-named | numpy | PyTorch | xtensor / hand | "
+            "named / hand | numpy / hand | PyTorch / hand |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for case, what in LAYOUTS:
+        times = {label: pipeline_time(p, case, key) for label, key in PIPELINE_COLUMNS}
+        hand = times["hand"]
+        cells = [f"`{case}`", f"`{what}`"] + [format_time(t) if t else "–" for t in times.values()]
+        for label in ("xtensor", "xtensor-named", "numpy", "PyTorch"):
+            ratio = f"{times[label] / hand:.2f}" if times[label] and hand else "–"
+            cells.append(f"**{ratio}**" if label == "xtensor-named" and hand and times[label] else ratio)
+        rows.append("| " + " | ".join(cells) + " |")
+    context = p["context"]
+    sizes = "; ".join(f"{what} {context[f'layouts_{key}']}" for key, what in
+                      [("points", "points p"), ("images", "images x (n, h, w, c)"), ("matrices", "matrices A, B, C"),
+                       ("rank5", "rank 5"), ("rank6", "rank 6")] if f"layouts_{key}" in context)
+    scale = context.get("layouts_scale", args.scale)
+    warning = ("\n**Small sizes: a check that the chain works, not a measurement.**\n" if scale == "small" else "")
+    notes = "\n".join(f"- `{name}`: {note}" for name, note in p["notes"].items())
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"""## Layouts
+
+The layouts that make a traversal hard: a short innermost axis (a point cloud (n, xyz), images with their
+channels last), a column-major matrix, an operand stored in the other axis order, a strided view, and
+ranks 5 and 6 with short axes between long ones. `bench_layouts.cpp` times each case as
+`bench_pipelines.cpp` does (the same protocol, in one process and in random interleaved order, into
+preallocated outputs): a loop written by hand over raw pointers (the floor; the transposed operand read in
+tiles of 32 × 32), xtensor's own evaluation of the plain expression (`xt::noalias(out) = ...`, a
+reduction that feeds an operation evaluated first into a buffer), and xtensor-named (`xn::assign(out,
+named expression)`, the expression built in the timed loop). xtensor's values are the reference: the hand
+loop and xtensor-named are checked against them before anything is timed. `bench_layouts.py` times numpy
+({p['numpy']}) and PyTorch ({p['torch']}, one thread, inference mode) on the same shapes, memory orders
+and data, with `out=` where the API has it, checked against a float64 reference. The two programs run in
+turn, {p['rounds']} times each, {p['repetitions']} repetitions of each case a time: a time is the median
+CPU time of a case's {p['rounds'] * p['repetitions']} repetitions over all rounds. The machine was shared
+with other work during the run (other builds on its cores): CPU time leaves out the time a process waits
+for a core, but a shared cache and memory bus still add noise of 10 to 20 %.
+{warning}
+{cpu_description()}
+- Sizes ({scale}): {sizes}
+{MEMORY_LINE}
+- Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
+- Command: `{command}`
+
+{chr(10).join(rows)}
+
+Ratios of median CPU times to the hand loop's (below 1: faster than the hand loop).
+{chr(10) + notes + chr(10) if notes else ""}
+The benchmark's own table, from its last round (medians of that round's repetitions only):
+
+```
+{p['table']}
+```
+"""
+
+
 def plot_pipelines(p, path):
     """Bars per pipeline: each implementation's time over the hand loop's, with the bar of xtensor-named."""
     import matplotlib
@@ -640,8 +717,11 @@ def main():
                         help="the Python with numpy and PyTorch (default: this one)")
     parser.add_argument("--pipelines-only", action="store_true",
                         help="run only the pipelines; rewrite only their README section and plot")
+    parser.add_argument("--layouts-only", action="store_true",
+                        help="run only the layouts; rewrite only their README section (with --pipelines-only: both)")
+    parser.add_argument("--layouts-bench", type=Path, help="an existing bench_layouts; built otherwise")
     parser.add_argument("--scale", choices=["full", "small"], default="full",
-                        help="sizes of the pipelines (small: a quick check, reported under the build directory)")
+                        help="sizes of the pipelines and layouts (small: a quick check, reported under the build directory)")
     parser.add_argument("--min-time", type=float, default=None,
                         help="seconds per repetition of each pipeline (default: the tools' own)")
     parser.add_argument("--rounds", type=int, default=5,
@@ -650,6 +730,8 @@ def main():
                         help="repetitions of each pipeline case in each round (default 3)")
     parser.add_argument("--pipelines-arg", action="append", default=[],
                         help="one more argument for bench_pipelines, e.g. --pipelines-arg=--benchmark_filter=exp")
+    parser.add_argument("--layouts-arg", action="append", default=[],
+                        help="one more argument for bench_layouts, e.g. --layouts-arg=--benchmark_filter=nhwc")
     parser.add_argument("--readme", type=Path, default=None, help="default: benchmarks/README.md")
     parser.add_argument("--plot", type=Path, default=None, help="default: docs/benchmarks.png")
     parser.add_argument("--pipelines-plot", type=Path, default=None, help="default: docs/benchmarks_pipelines.png")
@@ -665,13 +747,19 @@ def main():
     args.pipelines_plot = args.pipelines_plot or (report_dir or ROOT / "docs") / "benchmarks_pipelines.png"
     command = " ".join(["/usr/bin/python3 benchmarks/run_all.py", *(shlex.quote(a) for a in sys.argv[1:])])
 
-    targets = [t for t, given in [("bench_kernels", args.bench or args.pipelines_only),
-                                  ("bench_pipelines", args.pipelines_bench)] if not given]
+    # Without --pipelines-only or --layouts-only everything runs; with either, only what it names.
+    only = args.pipelines_only or args.layouts_only
+    run_kernels = not only
+    run_pipeline_family = args.pipelines_only or not only
+    run_layouts = args.layouts_only or not only
+    targets = [t for t, skipped in [("bench_kernels", args.bench or not run_kernels),
+                                    ("bench_pipelines", args.pipelines_bench or not run_pipeline_family),
+                                    ("bench_layouts", args.layouts_bench or not run_layouts)] if not skipped]
     built = build(args.build_dir, targets) if targets else {}
     build_dir = args.build_dir if "bench_kernels" in built else None
 
     readme = None
-    if not args.pipelines_only:
+    if run_kernels:
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
         # The sections compile_cost.py and configurations.py give figures for stay as they were.
         previous = args.readme.read_text() if args.readme.exists() else ""
@@ -681,12 +769,20 @@ def main():
                 readme = replace_section(readme, heading, previous[span[0]:span[1]])
     elif args.readme.exists():
         readme = args.readme.read_text()
-    pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])
-    section = pipelines_section(pipelines, args, command, os.path.relpath(args.pipelines_plot, args.readme.parent))
     args.readme.parent.mkdir(parents=True, exist_ok=True)
-    args.readme.write_text(replace_section(readme or "", "## Pipelines", section))
-    print(f"wrote {args.readme}")
-    plot_pipelines(pipelines, args.pipelines_plot)
+    if run_pipeline_family:
+        pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])
+        section = pipelines_section(pipelines, args, command,
+                                    os.path.relpath(args.pipelines_plot, args.readme.parent))
+        readme = replace_section(readme or "", "## Pipelines", section)
+        args.readme.write_text(readme)
+        print(f"wrote {args.readme}")
+        plot_pipelines(pipelines, args.pipelines_plot)
+    if run_layouts:
+        layouts = run_pipelines(args, args.layouts_bench or built["bench_layouts"], "layouts")
+        readme = replace_section(readme or "", "## Layouts", layouts_section(layouts, args, command))
+        args.readme.write_text(readme)
+        print(f"wrote {args.readme}")
 
 
 if __name__ == "__main__":
