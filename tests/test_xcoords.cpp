@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -252,6 +253,20 @@ TEST(coords, set_from_another_coords_shares_the_labels_without_a_copy)
     XN_EXPECT_THROW_MSG(
         c.set("u", source, "x"), xn::name_error,
         "xn::coords: axis 'x' has no labels to give to axis 'u'; labelled axes: {time: [10, 20, 30]}");
+}
+
+TEST(coords, set_shared_keeps_the_given_list_after_checking_it)
+{
+    const auto values = std::make_shared<const xn::labels>(xn::labels{10, 20, 30});
+    xn::coords c;
+    c.set_shared("t", values);
+    EXPECT_EQ(c.find("t"), values.get());
+    EXPECT_EQ(xn::coords(c).find("t"), values.get());
+    XN_EXPECT_THROW_MSG(c.set_shared("u", std::make_shared<const xn::labels>(xn::labels{1, 1})),
+                        xn::shape_error,
+                        "xn::coords: axis 'u': label 1 appears twice, at positions 0 and 1 of [1, 1]: the "
+                        "labels of one axis are unique");
+    EXPECT_FALSE(c.has("u"));
 }
 
 TEST(coords, copies_share_their_label_lists)

@@ -195,6 +195,10 @@ namespace xt
             /// Gives `axis` the labels that `from` has on `from_axis` (sharing them, without a copy).
             void set(std::string axis, const coords& from, std::string_view from_axis);
 
+            /// Gives `axis` the labels that `values` points to (sharing them, without a copy), after
+            /// checking them: a list whose owner keeps more beside it (the index it came from).
+            void set_shared(std::string axis, std::shared_ptr<const labels> values);
+
             /// Removes the labels of `axis`; false when it had none.
             bool erase(std::string_view axis);
 
@@ -574,6 +578,13 @@ namespace xt
                                          "; labelled axes: ", from.to_string());
             }
             set_checked(std::move(axis), source->values);
+        }
+
+        inline void coords::set_shared(std::string axis, std::shared_ptr<const labels> values)
+        {
+            check_axis(axis);
+            detail::check_labels("coords", detail::concat("axis ", detail::quoted(axis)), *values);
+            set_checked(std::move(axis), std::move(values));
         }
 
         inline bool coords::erase(std::string_view axis)

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -154,6 +155,7 @@ namespace xt
                 pybind11::array data;
                 pybind11::tuple dims;
                 pybind11::object coords; // None for a numpy array
+                pybind11::object source;
                 bool is_dataarray = false;
             };
 
@@ -204,6 +206,7 @@ namespace xt
             {
                 namespace py = pybind11;
                 python_input in;
+                in.source = py::reinterpret_borrow<py::object>(source);
                 if (py::isinstance<py::array>(source))
                 {
                     in.data = py::reinterpret_borrow<py::array>(source);
@@ -359,6 +362,98 @@ namespace xt
                                "it with drop_vars, or replace it by positions)"));
             }
 
+            /// Labels read from an argument's int64 dimension coordinate, with the xarray index they came
+            /// from: a result that keeps these labels on the same axis takes that index as it is, where
+            /// xarray would build a pandas index again. The index is released under the GIL, by whichever
+            /// thread drops the last copy of the labels.
+            struct XTENSOR_NAMED_PYTHON_HIDDEN python_labels_origin
+            {
+                labels values;
+                std::string axis;
+                pybind11::object index;
+            };
+
+            using python_labels_origins_type =
+                std::unordered_map<const labels*, std::weak_ptr<const python_labels_origin>>;
+
+            /// The origins alive, by the address of their labels; changed and read with the GIL held only.
+            /// Never destroyed: labels may outlive the module's statics.
+            inline python_labels_origins_type& python_labels_origins()
+            {
+                static auto* origins = new python_labels_origins_type();
+                return *origins;
+            }
+
+            /// The labels, shared by every copy of the coordinates, their origin registered while they live.
+            inline std::shared_ptr<const labels> python_labels_with_origin(labels values, std::string axis,
+                                                                           pybind11::object index)
+            {
+                auto origin = std::shared_ptr<python_labels_origin>(
+                    new python_labels_origin{std::move(values), std::move(axis), std::move(index)},
+                    [](python_labels_origin* o)
+                    {
+                        pybind11::gil_scoped_acquire gil;
+                        python_labels_origins().erase(&o->values);
+                        delete o;
+                    });
+                python_labels_origins().emplace(&origin->values, origin);
+                return std::shared_ptr<const labels>(origin, &origin->values);
+            }
+
+            /// The origin of labels equal to `values` on `axis`: the same list first, else an equal one. It
+            /// is held, since the Python calls that follow may let another thread drop the last labels.
+            inline std::shared_ptr<const python_labels_origin> python_origin_of(const std::string& axis,
+                                                                                const labels& values)
+            {
+                const auto& origins = python_labels_origins();
+                const auto same = origins.find(&values);
+                if (same != origins.end())
+                {
+                    auto origin = same->second.lock();
+                    if (origin != nullptr && origin->axis == axis)
+                    {
+                        return origin;
+                    }
+                }
+                for (const auto& entry : origins)
+                {
+                    auto origin = entry.second.lock();
+                    if (origin != nullptr && origin->axis == axis && same_labels(origin->values, values))
+                    {
+                        return origin;
+                    }
+                }
+                return nullptr;
+            }
+
+            /// xarray's PandasIndex class, or None where xarray has no such public class.
+            inline pybind11::object python_pandas_index_type()
+            {
+                namespace py = pybind11;
+                const py::module_ indexes = py::module_::import("xarray.indexes");
+                return py::getattr(indexes, "PandasIndex", py::none());
+            }
+
+            /// The xarray index of the argument's coordinate `dim` when the result may take it as it is: a
+            /// plain PandasIndex over int64 values (a result's integer coordinates are int64).
+            inline pybind11::object python_reusable_index(const python_input& in, pybind11::handle dim,
+                                                          pybind11::handle values)
+            {
+                namespace py = pybind11;
+                if (!py::isinstance<py::array>(values) ||
+                    !dtype_is<std::int64_t>(py::reinterpret_borrow<py::array>(values).dtype()))
+                {
+                    return py::none();
+                }
+                const py::object type = python_pandas_index_type();
+                const py::object index = in.source.attr("xindexes").attr("get")(dim);
+                if (type.is_none() || index.is_none() || !py::type::handle_of(index).is(type))
+                {
+                    return py::none();
+                }
+                return index;
+            }
+
             /// The dimension coordinates of a DataArray; its other coordinates do not cross.
             inline named::coords python_coords(const python_input& in, const named::dims& names)
             {
@@ -367,15 +462,26 @@ namespace xt
                 {
                     return out;
                 }
+                const pybind11::object variables = in.coords.attr("variables");
                 for (std::size_t i = 0; i < names.size(); ++i)
                 {
                     const pybind11::handle dim = in.dims[i];
                     if (in.coords.contains(dim))
                     {
-                        labels values = python_labels(in, i, in.coords[dim].attr("values"));
+                        const pybind11::object values_object = variables[dim].attr("values");
+                        labels values = python_labels(in, i, values_object);
+                        pybind11::object index = python_reusable_index(in, dim, values_object);
                         try
                         {
-                            out.set(names[i], std::move(values));
+                            if (index.is_none())
+                            {
+                                out.set(names[i], std::move(values));
+                            }
+                            else
+                            {
+                                out.set_shared(names[i], python_labels_with_origin(
+                                                             std::move(values), names[i], std::move(index)));
+                            }
                         }
                         catch (const std::runtime_error& e)
                         {
@@ -546,6 +652,23 @@ namespace xt
                 }
                 return py::reinterpret_steal<py::object>(out.release());
             }
+
+            /// Whether xarray.DataArray takes a variable, its coordinate variables and its indexes as they
+            /// are (`fastpath`, as xarray's own operations build their results), checked once.
+            inline bool python_dataarray_takes_indexes()
+            {
+                namespace py = pybind11;
+                static const bool takes = []
+                {
+                    const py::object parameters =
+                        py::module_::import("inspect")
+                            .attr("signature")(py::module_::import("xarray").attr("DataArray"))
+                            .attr("parameters");
+                    return parameters.contains("fastpath") && parameters.contains("indexes") &&
+                           !python_pandas_index_type().is_none();
+                }();
+                return takes;
+            }
         } // namespace detail
 
         template <class E>
@@ -576,8 +699,12 @@ namespace xt
             py::array data(py::dtype::of<value_type>(), std::move(shape), std::move(strides), values.data(),
                            owner);
 
+            // An axis whose labels are an argument's takes the argument's index; when every labelled axis
+            // does, the DataArray is built from them as they are, else xarray builds the others' indexes.
             py::tuple dims(names.size());
+            std::vector<std::pair<py::str, std::shared_ptr<const detail::python_labels_origin>>> origins;
             py::dict coords;
+            bool every_origin_known = true;
             for (std::size_t i = 0; i < names.size(); ++i)
             {
                 const std::string dim = names.is_named(i) ? names[i] : detail::concat("dim_", i);
@@ -585,11 +712,29 @@ namespace xt
                 const auto* values_of_axis = names.is_named(i) ? labels.find(names[i]) : nullptr;
                 if (values_of_axis != nullptr)
                 {
-                    coords[py::str(dim)] = detail::python_labels_of(*values_of_axis);
+                    auto origin = detail::python_origin_of(dim, *values_of_axis);
+                    every_origin_known = every_origin_known && origin != nullptr;
+                    coords[py::str(dim)] = origin != nullptr ? origin->index.attr("index")
+                                                             : detail::python_labels_of(*values_of_axis);
+                    origins.emplace_back(py::str(dim), std::move(origin));
                 }
             }
-            return py::module_::import("xarray").attr("DataArray")(data, py::arg("dims") = dims,
-                                                                   py::arg("coords") = coords);
+            const py::module_ xarray = py::module_::import("xarray");
+            if (!origins.empty() && every_origin_known && detail::python_dataarray_takes_indexes())
+            {
+                py::dict variables;
+                py::dict indexes;
+                for (const auto& [dim, origin] : origins)
+                {
+                    variables[dim] = origin->index.attr("create_variables")()[dim];
+                    indexes[dim] = origin->index;
+                }
+                const py::object variable = xarray.attr("Variable")(dims, data, py::arg("fastpath") = true);
+                return xarray.attr("DataArray")(variable, py::arg("coords") = variables,
+                                                py::arg("name") = py::none(), py::arg("indexes") = indexes,
+                                                py::arg("fastpath") = true);
+            }
+            return xarray.attr("DataArray")(data, py::arg("dims") = dims, py::arg("coords") = coords);
         }
 
         template <class F, class... A>

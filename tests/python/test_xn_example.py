@@ -162,6 +162,64 @@ class OuterSum(Example):
         self.assert_same(xn_example.outer_sum(a, b), a + b, "float32")
 
 
+class Coordinates(Example):
+    def assert_same_coords(self, result, expected):
+        """Coordinates of the same names, values, dtypes and indexes as xarray's."""
+        self.assertEqual(set(result.coords), set(expected.coords))
+        for name in expected.coords:
+            self.assertEqual(result.coords[name].dtype, expected.coords[name].dtype)
+            np.testing.assert_array_equal(result.coords[name].values, expected.coords[name].values)
+            self.assertTrue(result.indexes[name].equals(expected.indexes[name]))
+            self.assertEqual(result.indexes[name].dtype, expected.indexes[name].dtype)
+
+    def test_kept_labels_give_xarrays_coords(self):
+        x = random_array(("station", "time"), {"station": 7, "time": 40}, "float64",
+                         labels={"station": np.arange(7) * 3, "time": np.arange(40) * 60})
+        expected = x - x.mean("time")
+        result = xn_example.anomaly(x, "time")
+        self.assert_same(result, expected, "float64")
+        self.assert_same_coords(result, expected)
+        # The labels are x's: the result takes x's indexes instead of building new ones.
+        self.assertIs(result.indexes["time"], x.indexes["time"])
+        self.assertIs(result.indexes["station"], x.indexes["station"])
+        # The result's coordinates are its own: changing them leaves x's as they were.
+        result.coords["time"].attrs["units"] = "s"
+        self.assertEqual(x.coords["time"].attrs, {})
+        # It takes part in xarray's operations as xarray's own result does.
+        xr.testing.assert_allclose(result + x, expected + x)
+        xr.testing.assert_allclose(result.sel(time=slice(60, 600)), expected.sel(time=slice(60, 600)))
+        # And keeps its coordinates once x is gone.
+        del x
+        self.assert_same_coords(result, expected)
+
+    def test_equal_labels_of_another_list_give_xarrays_coords(self):
+        a = random_array(("t", "x"), {"t": 9, "x": 3}, "float64", labels={"t": np.arange(9) * 2, "x": [4, 5, 6]})
+        b = random_array(("t",), {"t": 9}, "float64", labels={"t": np.arange(9) * 2})
+        with xr.set_options(arithmetic_join="outer"):
+            expected = a + b
+        result = xn_example.outer_sum(a, b)
+        self.assert_same(result, expected, "float64")
+        self.assert_same_coords(result, expected)
+
+    def test_shifted_labels_give_new_coords(self):
+        a = random_array(("t", "x"), {"t": 8, "x": 3}, "float64", labels={"t": np.arange(8), "x": [4, 5, 6]})
+        b = random_array(("t",), {"t": 8}, "float64", labels={"t": np.arange(8) + 2})
+        with xr.set_options(arithmetic_join="outer"):
+            expected = a + b
+        result = xn_example.outer_sum(a, b)
+        self.assert_same(result, expected, "float64")
+        self.assert_same_coords(result, expected)
+        np.testing.assert_array_equal(result.t.values, np.arange(10))
+        np.testing.assert_array_equal(a.t.values, np.arange(8))
+        np.testing.assert_array_equal(b.t.values, np.arange(8) + 2)
+
+    def test_labels_of_other_integer_dtypes_come_back_as_int64(self):
+        x = random_array(("t",), {"t": 5}, "float64", labels={"t": np.arange(5, dtype="int32")})
+        result = xn_example.anomaly(x, "t")
+        self.assertEqual(result.t.dtype, np.int64)
+        np.testing.assert_array_equal(result.t.values, np.arange(5))
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
     sys.exit(0 if result.wasSuccessful() and result.testsRun > 0 else 1)
