@@ -97,7 +97,7 @@ namespace xt
 // The sentences of the requirement on a broadcasting strategy, after the operation that asks: for a
 // shaping strategy (a join, which another place takes), what to write instead.
 #define XTENSOR_NAMED_SHAPING_IS_NO_STRATEGY                                                                 \
-    ": this is a shaping strategy (how labels join: xn::join_inner, xn::join_outer, ...), where a "         \
+    ": this is a shaping strategy (how labels join: xn::join_inner, xn::join_outer, ...), where a "          \
     "broadcasting strategy belongs; give it to xn::apply<J>(f, a, b) or xn::align<J>(a, b), or attach it: "  \
     "xn::with_shaping<xn::missing_dims, J>."
 #define XTENSOR_NAMED_STRATEGY_REQUIREMENT                                                                   \
