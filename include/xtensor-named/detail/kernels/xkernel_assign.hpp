@@ -146,6 +146,36 @@ namespace xt
 
             using deferred_visitor = std::function<void(const deferred_state_base&)>;
 
+            /**
+             * What run_by_blocks calls on each block, the tree's loop over the block's leaves, seen
+             * through one function pointer: the blocks, temporaries and locks around it are then compiled
+             * once per element type and leaf count, not once per expression. The callable must outlive
+             * the call that takes it.
+             */
+            template <class T, std::size_t L>
+            class block_function
+            {
+            public:
+
+                template <class F, class = std::enable_if_t<!std::is_same<std::decay_t<F>, block_function>::value>>
+                block_function(const F& f) noexcept  // NOLINT(google-explicit-constructor): passed lambdas
+                    : m_callable(&f),
+                      m_call([](const void* callable, kernel_layout& part, const kernel_leaves<T, L>& leaves)
+                             { (*static_cast<const F*>(callable))(part, leaves); })
+                {
+                }
+
+                void operator()(kernel_layout& part, const kernel_leaves<T, L>& leaves) const
+                {
+                    m_call(m_callable, part, leaves);
+                }
+
+            private:
+
+                const void* m_callable;
+                void (*m_call)(const void*, kernel_layout&, const kernel_leaves<T, L>&);
+            };
+
             /// An address that stands for the element type U, so that types known apart can be compared.
             template <class U>
             inline constexpr char element_type_tag = 0;
@@ -428,9 +458,9 @@ namespace xt
                  * tree then reads and writes each element in place: the output is written once, while
                  * the temporary's operands are read, as a loop written by hand writes it.
                  */
-                template <class O, class Run>
+                template <class O>
                 void run_by_blocks(kernel_layout& layout, O* out, const memory_span& span, bool in_place,
-                                   const Run& run)
+                                   block_function<T, L> run)
                 {
                     const std::size_t rows = layout.rank() == 0 ? 0 : layout.size(0);
                     // Another thread that reads a deferred temporary waits until its rows are all here.
@@ -670,9 +700,8 @@ namespace xt
                 /// The blocks of run_by_blocks: rows [first, first + step) at a time, the temporaries'
                 /// rows computed first, those of deferred temporaries in the block's scratch memory, or
                 /// those of `into_output` in the output's rows (at `out`).
-                template <class Run>
                 void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
-                                const Run& run, const pending_reduction* into_output, char* out)
+                                block_function<T, L> run, const pending_reduction* into_output, char* out)
                 {
                     std::size_t scratch_bytes = 0;
                     for (auto& pending : m_pending)
