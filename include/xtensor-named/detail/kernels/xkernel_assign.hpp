@@ -157,8 +157,9 @@ namespace xt
             {
             public:
 
-                template <class F, class = std::enable_if_t<!std::is_same<std::decay_t<F>, block_function>::value>>
-                block_function(const F& f) noexcept  // NOLINT(google-explicit-constructor): passed lambdas
+                template <class F,
+                          class = std::enable_if_t<!std::is_same<std::decay_t<F>, block_function>::value>>
+                block_function(const F& f) noexcept // NOLINT(google-explicit-constructor): passed lambdas
                     : m_callable(&f),
                       m_call([](const void* callable, kernel_layout& part, const kernel_leaves<T, L>& leaves)
                              { (*static_cast<const F*>(callable))(part, leaves); })
@@ -942,6 +943,42 @@ namespace xt
                 evaluate(out.data() + out.data_offset(), out.strides());
             }
 
+            /// kernel_assign_elementwise once the tree's leaves are collected: the tree is only its runs
+            /// here, so that this is compiled once per element type, leaf count and output type.
+            template <class T, std::size_t L, class O>
+            inline void kernel_assign_collected(O& out, const kernel_sizes& shape, bool resize,
+                                                kernel_layout& layout, kernel_collector<T, L>& collector,
+                                                const tree_runs<T, L, typename O::value_type>& tree)
+            {
+                using value_type = typename O::value_type;
+                const value_type* out_data = out.data() + out.data_offset();
+                const memory_span out_span = span_of(out.shape(), out.strides());
+                bool through_temporary = false;
+                if (collector.overlaps_with(out_data, sizeof(value_type), out_span))
+                {
+                    // In place (out = out + b) is safe only where the output does not move and every
+                    // shared leaf reads the element being written.
+                    through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides()) ||
+                                        !collector.reads_in_place(out_data, out_span);
+                }
+                kernel_evaluate_into(out, shape, resize, through_temporary,
+                                     [&](value_type* data, const auto& strides)
+                                     {
+                                         kernel_layout run_layout = layout;
+                                         run_layout.set_right_aligned(0, shape, strides);
+                                         // Blocks of a large evaluation stream their output as the
+                                         // whole would.
+                                         const std::size_t whole_bytes =
+                                             working_set_bytes<T, L>(run_layout, collector.leaves());
+                                         // Where `out` was resized, `data` is its new memory, which no
+                                         // operand reads.
+                                         collector.run_by_blocks(
+                                             run_layout, data, span_of(shape, strides), !through_temporary,
+                                             [&](kernel_layout& part, const kernel_leaves<T, L>& read)
+                                             { run_elementwise_with(tree, part, data, read, whole_bytes); });
+                                     });
+            }
+
             /// try_kernel_assign of an elementwise tree, evaluated in lanes of T.
             template <class T, class O, class E>
             inline bool kernel_assign_elementwise(O& out, const E& e)
@@ -963,33 +1000,8 @@ namespace xt
                 {
                     return false;
                 }
-
-                const value_type* out_data = out.data() + out.data_offset();
-                const memory_span out_span = span_of(out.shape(), out.strides());
-                bool through_temporary = false;
-                if (collector.overlaps_with(out_data, sizeof(value_type), out_span))
-                {
-                    // In place (out = out + b) is safe only where the output does not move and every
-                    // shared leaf reads the element being written.
-                    through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides()) ||
-                                        !collector.reads_in_place(out_data, out_span);
-                }
-                kernel_evaluate_into(
-                    out, shape, resize, through_temporary,
-                    [&](value_type* data, const auto& strides)
-                    {
-                        kernel_layout run_layout = layout;
-                        run_layout.set_right_aligned(0, shape, strides);
-                        // Blocks of a large evaluation stream their output as the
-                        // whole would.
-                        const std::size_t whole_bytes =
-                            working_set_bytes<T, leaves>(run_layout, collector.leaves());
-                        // Where `out` was resized, `data` is its new memory, which no operand reads.
-                        collector.run_by_blocks(
-                            run_layout, data, span_of(shape, strides), !through_temporary,
-                            [&](kernel_layout& part, const kernel_leaves<T, leaves>& read)
-                            { run_elementwise<node, T, leaves>(part, data, read, whole_bytes); });
-                    });
+                kernel_assign_collected(out, shape, resize, layout, collector,
+                                        tree_runs_of<node, T, leaves, value_type>());
                 return true;
             }
 

@@ -233,6 +233,43 @@ namespace xt
                                    const std::array<kernel_index, N>& start, F&& f);
 
             /**
+             * What the loops of an elementwise evaluation need from its tree, compiled once per tree:
+             * the tree's runs (one run, or several a fixed step apart) for each kind of store, a run
+             * converted to another output type or stride, and one element. The loops around them
+             * (run_rows, run_elementwise) are then compiled once per element type, leaf count and output
+             * type, not once per expression; they call through these pointers once per run, or once for
+             * all the runs of a two-axis layout.
+             */
+            template <class T, std::size_t L, class O>
+            struct tree_runs
+            {
+                using steps = std::array<kernel_index, (L == 0 ? 1 : L)>;
+                using run_fn = void (*)(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept;
+                using runs_fn = void (*)(kernel_row<T, L> row, std::size_t runs, std::size_t count,
+                                         const steps& leaf_step, T* out, kernel_index out_step) noexcept;
+
+                run_fn ordinary = nullptr;
+                run_fn streaming = nullptr;
+                runs_fn ordinary_runs = nullptr;
+                runs_fn streaming_runs = nullptr;
+                runs_fn copy_runs = nullptr;
+                void (*converted)(const kernel_row<T, L>& row, std::size_t count, O* out,
+                                  kernel_index out_stride) noexcept = nullptr;
+                T (*element)(const kernel_row<T, L>& row) noexcept = nullptr;
+                /// Whether the tree is its single leaf, copied.
+                bool copy = false;
+            };
+
+            /// The tree_runs of `Node`.
+            template <class Node, class T, std::size_t L, class O>
+            const tree_runs<T, L, O>& tree_runs_of() noexcept;
+
+            /// run_elementwise with the tree given by its runs.
+            template <class T, std::size_t L, class O>
+            void run_elementwise_with(const tree_runs<T, L, O>& tree, kernel_layout& layout, O* out,
+                                      const kernel_leaves<T, L>& leaves, std::size_t whole_bytes);
+
+            /**
              * out = Node(leaves), elementwise, each value converted to O. `layout` has the output as
              * operand 0 and leaf k as operand k + 1; `out` and `leaves` are where its offsets start from.
              * Reorders and merges the layout's axes.
@@ -411,6 +448,17 @@ namespace xt
                 }
             }
 
+            /// A run that copies its single leaf into `dst`.
+            template <class T, std::size_t L>
+            inline void eval_run_copy(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
+            {
+                // As eval_run_to's copy.
+                if (dst != row.ptr[0])
+                {
+                    std::memcpy(dst, row.ptr[0], count * sizeof(T));
+                }
+            }
+
             template <class Node, kernel_store Store, class T, std::size_t L>
             inline void eval_runs(kernel_row<T, L> row, std::size_t runs, std::size_t count,
                                   const std::array<kernel_index, (L == 0 ? 1 : L)>& leaf_step, T* out,
@@ -551,9 +599,9 @@ namespace xt
             }
 
             /// The runs of an elementwise evaluation, from `source`'s rows.
-            template <class Node, class T, std::size_t L, class O>
-            inline void run_rows(const kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
-                                 kernel_source<T, L>& source, bool large)
+            template <class T, std::size_t L, class O>
+            inline void run_rows(const tree_runs<T, L, O>& tree, const kernel_layout& layout, O* out,
+                                 const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, bool large)
             {
                 constexpr bool same_type = std::is_same<O, T>::value;
                 const std::size_t inner = layout.rank() - 1;
@@ -561,7 +609,7 @@ namespace xt
                 const kernel_index out_stride = layout.stride(inner, 0);
                 // An output of another type or stride gets the values of each chunk converted one by one.
                 const bool scatter = out_stride != 1 || !same_type;
-                const bool copy = same_type && kernel_is_copy_v<Node> && L == 1 && !scatter &&
+                const bool copy = same_type && tree.copy && L == 1 && !scatter &&
                                   leaves[0].convert == nullptr && layout.stride(inner, 1) == 1;
                 const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream && large;
                 const std::size_t chunk = source.chunk();
@@ -589,23 +637,22 @@ namespace xt
                         {
                             if (streaming)
                             {
-                                eval_run_to<Node, kernel_store::streaming>(row, count, out_run + first);
+                                tree.streaming(row, count, out_run + first);
                                 continue;
                             }
                             if (copy)
                             {
-                                eval_run_to<Node, kernel_store::copy>(row, count, out_run + first);
+                                eval_run_copy(row, count, out_run + first);
                                 continue;
                             }
                             if (!scatter)
                             {
-                                eval_run_to<Node, kernel_store::ordinary>(row, count, out_run + first);
+                                tree.ordinary(row, count, out_run + first);
                                 continue;
                             }
                         }
-                        convert_sink<T, O> sink{out_run + static_cast<kernel_index>(first) * out_stride,
-                                                out_stride};
-                        eval_run<Node>(row, count, sink);
+                        tree.converted(row, count, out_run + static_cast<kernel_index>(first) * out_stride,
+                                       out_stride);
                     }
                 };
                 if constexpr (same_type)
@@ -623,21 +670,10 @@ namespace xt
                         source.prepare(run_starts(leaves, start), 0, length, row);
                         T* const first_out = out + start[0];
                         const kernel_index out_step = layout.stride(0, 0);
-                        if (streaming)
-                        {
-                            eval_runs<Node, kernel_store::streaming>(row, layout.size(0), length, leaf_step,
-                                                                     first_out, out_step);
-                        }
-                        else if (copy)
-                        {
-                            eval_runs<Node, kernel_store::copy>(row, layout.size(0), length, leaf_step,
-                                                                first_out, out_step);
-                        }
-                        else
-                        {
-                            eval_runs<Node, kernel_store::ordinary>(row, layout.size(0), length, leaf_step,
-                                                                    first_out, out_step);
-                        }
+                        const auto runs = streaming ? tree.streaming_runs
+                                          : copy    ? tree.copy_runs
+                                                    : tree.ordinary_runs;
+                        runs(row, layout.size(0), length, leaf_step, first_out, out_step);
                         if (streaming)
                         {
                             simd::stream_fence();
@@ -677,9 +713,55 @@ namespace xt
                 return Node::template load_scalar<0>(row, 0);
             }
 
+            /// One run of `Node` converted to O, `out_stride` apart.
+            template <class Node, class T, std::size_t L, class O>
+            inline void eval_run_converted(const kernel_row<T, L>& row, std::size_t count, O* out,
+                                           kernel_index out_stride) noexcept
+            {
+                convert_sink<T, O> sink{out, out_stride};
+                eval_run<Node>(row, count, sink);
+            }
+
+            /// The value of `Node` at the first element of `row`.
+            template <class Node, class T, std::size_t L>
+            inline T eval_element(const kernel_row<T, L>& row) noexcept
+            {
+                return Node::template load_scalar<0>(row, 0);
+            }
+
+            template <class Node, class T, std::size_t L, class O>
+            inline const tree_runs<T, L, O>& tree_runs_of() noexcept
+            {
+                static const tree_runs<T, L, O> runs = []
+                {
+                    tree_runs<T, L, O> r;
+                    if constexpr (std::is_same<O, T>::value)
+                    {
+                        r.ordinary = &eval_run_to<Node, kernel_store::ordinary, T, L>;
+                        r.streaming = &eval_run_to<Node, kernel_store::streaming, T, L>;
+                        r.ordinary_runs = &eval_runs<Node, kernel_store::ordinary, T, L>;
+                        r.streaming_runs = &eval_runs<Node, kernel_store::streaming, T, L>;
+                        // A copy runs no tree: the same function for every tree of one leaf.
+                        r.copy_runs = &eval_runs<kernel_row_leaf<T>, kernel_store::copy, T, L>;
+                    }
+                    r.converted = &eval_run_converted<Node, T, L, O>;
+                    r.element = &eval_element<Node, T, L>;
+                    r.copy = kernel_is_copy_v<Node>;
+                    return r;
+                }();
+                return runs;
+            }
+
             template <class Node, class T, std::size_t L, class O>
             inline void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
                                         std::size_t whole_bytes)
+            {
+                run_elementwise_with(tree_runs_of<Node, T, L, O>(), layout, out, leaves, whole_bytes);
+            }
+
+            template <class T, std::size_t L, class O>
+            inline void run_elementwise_with(const tree_runs<T, L, O>& tree, kernel_layout& layout, O* out,
+                                             const kernel_leaves<T, L>& leaves, std::size_t whole_bytes)
             {
                 if (layout.element_count() == 0)
                 {
@@ -698,7 +780,9 @@ namespace xt
                     {
                         position[k] = layout.offset(k);
                     }
-                    out[layout.offset(0)] = static_cast<O>(element_value<Node>(leaves, source, position));
+                    kernel_row<T, L> row{};
+                    source.prepare(run_starts(leaves, position), 0, 1, row);
+                    out[layout.offset(0)] = static_cast<O>(tree.element(row));
                     return;
                 }
                 // Whether the whole evaluation, not a block of it, is too large for the caches.
@@ -708,7 +792,7 @@ namespace xt
                               [&](const kernel_layout& part)
                               {
                                   kernel_source<T, L> source(run_strides<L>(part), leaves);
-                                  run_rows<Node, T, L>(part, out, leaves, source, large);
+                                  run_rows(tree, part, out, leaves, source, large);
                               });
             }
 
