@@ -1,0 +1,221 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// What one named operation costs on small arrays, where the fixed cost decides: `a` (m, n) double named
+// (i, j), `r` (n) named (j), `k` (m) named (i), against the same work spelled in plain xtensor.
+//   name3          xn::name of a, r and k
+//   build_sub      building `na - nr`, no evaluation (the plan from the thread's plan cache)
+//   build_chain    building `(na - nr) * nk`
+//   assign_built   xn::assign of the built `(na - nr) * nk`      / xt::noalias(o) = (a - r) * k[:, newaxis]
+//   chain          building and assigning `(na - nr) * nk`      / the same, built each time
+//   sum            xn::eval(xn::sum(na, "j"))                   / xt::eval(xt::sum(a, {1}))
+// Each at (4, 3) and, for chain and sum, at 1, 12, 100, 1,000 and 10,000 elements (the second argument),
+// so that the size where the fixed cost stops deciding shows. bench_small.py times numpy and PyTorch on
+// the same shapes.
+//   bench_small --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
+//               --benchmark_report_aggregates_only=true          (one command line)
+
+#include <array>
+#include <cstddef>
+
+#include <benchmark/benchmark.h>
+
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xreducer.hpp>
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xview.hpp>
+
+#include <xtensor-named/xtensor-named.hpp>
+
+namespace xn = xt::named;
+
+namespace
+{
+    /// (rows, columns) of each size the cases take, by its element count.
+    std::array<std::size_t, 2> shape_of(long elements)
+    {
+        switch (elements)
+        {
+            case 1:
+                return {1, 1};
+            case 12:
+                return {4, 3};
+            case 100:
+                return {10, 10};
+            case 1000:
+                return {40, 25};
+            default:
+                return {100, 100};
+        }
+    }
+
+    struct operands
+    {
+        xt::xtensor<double, 2> a;
+        xt::xtensor<double, 1> r;
+        xt::xtensor<double, 1> k;
+        xt::xtensor<double, 2> o;
+
+        explicit operands(long elements)
+        {
+            const auto [m, n] = shape_of(elements);
+            a = xt::xtensor<double, 2>::from_shape({m, n});
+            r = xt::xtensor<double, 1>::from_shape({n});
+            k = xt::xtensor<double, 1>::from_shape({m});
+            o = xt::xtensor<double, 2>::from_shape({m, n});
+            for (std::size_t e = 0; e < a.size(); ++e)
+            {
+                a.flat(e) = 0.5 + static_cast<double>(e % 7);
+            }
+            for (std::size_t e = 0; e < n; ++e)
+            {
+                r(e) = 0.25 * static_cast<double>(e);
+            }
+            for (std::size_t e = 0; e < m; ++e)
+            {
+                k(e) = 1.0 + 0.125 * static_cast<double>(e);
+            }
+        }
+    };
+
+    void name3_named(benchmark::State& state)
+    {
+        operands x(12);
+        for (auto _ : state)
+        {
+            auto na = xn::name(x.a, {"i", "j"});
+            auto nr = xn::name(x.r, {"j"});
+            auto nk = xn::name(x.k, {"i"});
+            benchmark::DoNotOptimize(na);
+            benchmark::DoNotOptimize(nr);
+            benchmark::DoNotOptimize(nk);
+        }
+    }
+
+    void build_sub_named(benchmark::State& state)
+    {
+        operands x(12);
+        const auto na = xn::name(x.a, {"i", "j"});
+        const auto nr = xn::name(x.r, {"j"});
+        for (auto _ : state)
+        {
+            benchmark::ClobberMemory();
+            auto e = na - nr;
+            benchmark::DoNotOptimize(e.shape()[1]);
+        }
+    }
+
+    void build_chain_named(benchmark::State& state)
+    {
+        operands x(12);
+        const auto na = xn::name(x.a, {"i", "j"});
+        const auto nr = xn::name(x.r, {"j"});
+        const auto nk = xn::name(x.k, {"i"});
+        for (auto _ : state)
+        {
+            benchmark::ClobberMemory();
+            auto e = (na - nr) * nk;
+            benchmark::DoNotOptimize(e.shape()[1]);
+        }
+    }
+
+    void assign_built_named(benchmark::State& state)
+    {
+        operands x(12);
+        const auto na = xn::name(x.a, {"i", "j"});
+        const auto nr = xn::name(x.r, {"j"});
+        const auto nk = xn::name(x.k, {"i"});
+        const auto e = (na - nr) * nk;
+        auto no = xn::name(x.o, {"i", "j"});
+        for (auto _ : state)
+        {
+            xn::assign(no, e);
+            benchmark::DoNotOptimize(x.o.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void assign_built_xtensor(benchmark::State& state)
+    {
+        operands x(12);
+        const auto e = (x.a - x.r) * xt::view(x.k, xt::all(), xt::newaxis());
+        for (auto _ : state)
+        {
+            xt::noalias(x.o) = e;
+            benchmark::DoNotOptimize(x.o.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void chain_named(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        const auto na = xn::name(x.a, {"i", "j"});
+        const auto nr = xn::name(x.r, {"j"});
+        const auto nk = xn::name(x.k, {"i"});
+        auto no = xn::name(x.o, {"i", "j"});
+        for (auto _ : state)
+        {
+            xn::assign(no, (na - nr) * nk);
+            benchmark::DoNotOptimize(x.o.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void chain_xtensor(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        for (auto _ : state)
+        {
+            xt::noalias(x.o) = (x.a - x.r) * xt::view(x.k, xt::all(), xt::newaxis());
+            benchmark::DoNotOptimize(x.o.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void sum_named(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        const auto na = xn::name(x.a, {"i", "j"});
+        for (auto _ : state)
+        {
+            auto s = xn::eval(xn::sum(na, "j"));
+            benchmark::DoNotOptimize(s);
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void sum_xtensor(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        for (auto _ : state)
+        {
+            xt::xtensor<double, 1> s = xt::sum(x.a, {1});
+            benchmark::DoNotOptimize(s.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void sizes(benchmark::internal::Benchmark* b)
+    {
+        for (const long elements : {1, 12, 100, 1000, 10000})
+        {
+            b->Arg(elements);
+        }
+    }
+} // namespace
+
+BENCHMARK(name3_named);
+BENCHMARK(build_sub_named);
+BENCHMARK(build_chain_named);
+BENCHMARK(assign_built_named);
+BENCHMARK(assign_built_xtensor);
+BENCHMARK(chain_named)->Apply(sizes);
+BENCHMARK(chain_xtensor)->Apply(sizes);
+BENCHMARK(sum_named)->Apply(sizes);
+BENCHMARK(sum_xtensor)->Apply(sizes);

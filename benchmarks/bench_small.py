@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+############################################################################
+# Copyright (c) the xtensor-named contributors                             #
+#                                                                          #
+# Distributed under the terms of the BSD 3-Clause License.                 #
+#                                                                          #
+# The full license is in the file LICENSE, distributed with this software. #
+############################################################################
+"""numpy and PyTorch on the small arrays of bench_small.cpp.
+
+`a` (m, n) float64, `r` (n), `k` (m), the same values as bench_small.cpp: `(a - r) * k[:, None]` into a
+preallocated output (`out=`), and `a.sum(1)`, at 1, 12, 100, 1,000 and 10,000 elements; PyTorch on the
+CPU with one thread, under torch.inference_mode(). Medians of --rounds rounds, each the mean of as many
+calls as fill about 20 ms, in nanoseconds a call. Both are checked against a plain loop first.
+
+    /usr/bin/python3 benchmarks/bench_small.py
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+SHAPES = {1: (1, 1), 12: (4, 3), 100: (10, 10), 1000: (40, 25), 10000: (100, 100)}
+
+
+def operands(elements):
+    m, n = SHAPES[elements]
+    a = (0.5 + (np.arange(m * n) % 7)).reshape(m, n).astype(np.float64)
+    r = 0.25 * np.arange(n, dtype=np.float64)
+    k = 1.0 + 0.125 * np.arange(m, dtype=np.float64)
+    return a, r, k, np.empty((m, n))
+
+
+def per_call_ns(call, rounds):
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        elapsed = time.perf_counter() - start
+        if elapsed > 0.02:
+            break
+        calls *= 2
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        times.append((time.perf_counter() - start) / calls * 1e9)
+    return statistics.median(times)
+
+
+def reference(a, r, k):
+    m, n = a.shape
+    chain = np.empty((m, n))
+    sums = np.zeros(m)
+    for i in range(m):
+        for j in range(n):
+            chain[i, j] = (a[i, j] - r[j]) * k[i]
+            sums[i] += a[i, j]
+    return chain, sums
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+
+    import torch
+
+    torch.set_num_threads(1)
+    rows = []
+    for elements in SHAPES:
+        a, r, k, o = operands(elements)
+        ta, tr, tk, to = (torch.from_numpy(x.copy()) for x in (a, r, k, o))
+        chain, sums = reference(a, r, k)
+        kc = k[:, None]
+        tkc = tk[:, None]
+        with torch.inference_mode():
+            np.multiply(np.subtract(a, r), kc, out=o)
+            torch.mul(torch.sub(ta, tr), tkc, out=to)
+            assert np.array_equal(o, chain) and np.array_equal(to.numpy(), chain), "chain differs"
+            assert np.allclose(a.sum(1), sums) and np.allclose(ta.sum(1).numpy(), sums), "sum differs"
+            rows.append((elements,
+                         per_call_ns(lambda: np.multiply(np.subtract(a, r), kc, out=o), args.rounds),
+                         per_call_ns(lambda: torch.mul(torch.sub(ta, tr), tkc, out=to), args.rounds),
+                         per_call_ns(lambda: a.sum(1), args.rounds),
+                         per_call_ns(lambda: ta.sum(1), args.rounds)))
+    print(f"numpy {np.__version__}, PyTorch {torch.__version__} (1 thread); ns a call, medians of {args.rounds}")
+    print(f"{'elements':>9} {'chain numpy':>12} {'chain torch':>12} {'sum numpy':>10} {'sum torch':>10}")
+    for elements, cn, ct, sn, st in rows:
+        print(f"{elements:>9} {cn:>12.0f} {ct:>12.0f} {sn:>10.0f} {st:>10.0f}")
+
+
+if __name__ == "__main__":
+    main()
