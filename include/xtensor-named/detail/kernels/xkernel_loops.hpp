@@ -424,6 +424,18 @@ namespace xt
                 }
             }
 
+            /// A run that copies its single leaf into `dst`.
+            template <class T, std::size_t L>
+            inline void eval_run_copy(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
+            {
+                // The only memory an output may share with a leaf is the very run it copies (see
+                // kernel_collector::reads_in_place): nothing to do then.
+                if (dst != row.ptr[0])
+                {
+                    std::memcpy(dst, row.ptr[0], count * sizeof(T));
+                }
+            }
+
             /// Evaluates one run into `dst` the way `Store` says.
             template <class Node, kernel_store Store, class T, std::size_t L>
             inline void eval_run_to(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
@@ -434,28 +446,12 @@ namespace xt
                 }
                 else if constexpr (Store == kernel_store::copy)
                 {
-                    // The only memory an output may share with a leaf is the very run it copies (see
-                    // kernel_collector::reads_in_place): nothing to do then.
-                    if (dst != row.ptr[0])
-                    {
-                        std::memcpy(dst, row.ptr[0], count * sizeof(T));
-                    }
+                    eval_run_copy(row, count, dst);
                 }
                 else
                 {
                     store_sink<T> sink{dst};
                     eval_run<Node>(row, count, sink);
-                }
-            }
-
-            /// A run that copies its single leaf into `dst`.
-            template <class T, std::size_t L>
-            inline void eval_run_copy(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
-            {
-                // As eval_run_to's copy.
-                if (dst != row.ptr[0])
-                {
-                    std::memcpy(dst, row.ptr[0], count * sizeof(T));
                 }
             }
 
