@@ -11,7 +11,8 @@
 `a` (m, n) float64, `r` (n), `k` (m), the same values as bench_small.cpp: `(a - r) * k[:, None]` into a
 preallocated output (`out=`), and `a.sum(1)`, at 1, 12, 100, 1,000 and 10,000 elements; PyTorch on the
 CPU with one thread, under torch.inference_mode(). Medians of --rounds rounds, each the mean of as many
-calls as fill about 20 ms, in nanoseconds a call. Both are checked against a plain loop first.
+calls as take about 20 ms of CPU time (bench_numpy.calibrate), in nanoseconds a call. Both are checked
+against a plain loop first.
 
     /usr/bin/python3 benchmarks/bench_small.py
 """
@@ -21,6 +22,8 @@ import statistics
 import time
 
 import numpy as np
+
+from bench_numpy import calibrate
 
 SHAPES = {1: (1, 1), 12: (4, 3), 100: (10, 10), 1000: (40, 25), 10000: (100, 100)}
 
@@ -34,15 +37,7 @@ def operands(elements):
 
 
 def per_call_ns(call, rounds):
-    calls = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        elapsed = time.perf_counter() - start
-        if elapsed > 0.02:
-            break
-        calls *= 2
+    calls = calibrate(call, 0.02)
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
