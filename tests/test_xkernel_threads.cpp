@@ -184,6 +184,8 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
     const auto nx = xn::name(x, {"n", "c", "h", "w"});
     const auto nm = xn::name(m, {"c"});
     const auto ns = xn::name(s, {"c"});
+    const auto points = kernel_oracle::random_array<double>({200000, 3}, 10);
+    const auto np = xn::name(points, {"n", "xyz"});
     const auto evaluate_on = [&](std::size_t threads)
     {
         const thread_limit limit(threads);
@@ -193,9 +195,13 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         results.push_back(xn::eval(xn::where(nx > nm, nx, nm * 2.)).expression());
         // Transposed in memory: the output's outer axis is another axis of the operand.
         results.push_back(xn::eval(nx.transpose({"w", "h", "c", "n"}) * 2.).expression());
-        // Reductions: the results are shared out, each summed as on one thread.
+        // Reductions: the results are shared out, each summed as on one thread; a fold of many terms
+        // to few results is cut into parts of fixed length, folded together in order.
         results.push_back(xn::eval(xn::sum(nx, {"c"})).expression());
         results.push_back(xn::eval(xn::mean(nx, {"n", "h", "w"})).expression());
+        results.push_back(xn::eval(xn::amax(nx, {"n", "h", "w"})).expression());
+        results.push_back(xn::eval(xn::sum(np, {"n"})).expression());
+        results.push_back(xn::eval(xn::sum(xn::sqrt(np * np), {"xyz"})).expression());
         results.push_back(xn::eval(xn::amax(nx, {"h"})).expression());
         results.push_back(xn::eval(xn::nanmean(nx, {"w"})).expression());
         results.push_back(xn::eval(xn::sum(nx)).expression());

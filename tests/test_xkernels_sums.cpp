@@ -7,8 +7,9 @@
  ****************************************************************************/
 
 // The kernels' reductions: sums and products over outer axes bit for bit what xtensor's reducer gives
-// (its association kept), along the innermost axis within the bound of recursive summation; the
-// library's max, min, nanmax and nanmin folds exactly numpy's values, NaN wherever it is.
+// (its association kept), along the innermost axis and beyond a part's terms (folds cut into parts)
+// within the bound of recursive summation; the library's max, min, nanmax and nanmin folds exactly
+// numpy's values, NaN wherever it is.
 
 #include <cmath>
 #include <cstddef>
@@ -402,4 +403,138 @@ TYPED_TEST(kernels, folds_over_every_axis_and_with_kept_dims_fold_like_numpy)
     {
         EXPECT_EQ(std::isnan(maxima(j)), j == 5) << j;
     }
+}
+
+/*********************************
+ * folds cut into parts           *
+ *********************************/
+
+TEST(fold_cut, depends_on_the_summed_sizes_only)
+{
+    using xn::detail::sum_level;
+    using xn::detail::sum_stage;
+    const xn::detail::kernel_layout layout(std::vector<std::size_t>{100000, 3}, 2);
+    const auto cut_for = [&](std::initializer_list<sum_level> levels)
+    {
+        std::vector<sum_stage<double>> stages(1);
+        stages[0].levels.assign(levels.begin(), levels.end());
+        return xn::detail::cut_of(layout, stages);
+    };
+    constexpr std::size_t part = xn::detail::kernel_fold_part_terms;
+    // One level of 100000 terms: parts of `part` terms, the last one shorter.
+    const auto whole = cut_for({{0, 100000, false}});
+    EXPECT_EQ(whole.length, part);
+    EXPECT_EQ(whole.parts, (100000 + part - 1) / part);
+    // Two levels: the first is cut, each of its positions bringing the second's terms.
+    const auto images = cut_for({{0, 16, false}, {1, 50176, false}});
+    EXPECT_EQ(images.length, 1u);
+    EXPECT_EQ(images.parts, 16u);
+    const auto rows = cut_for({{0, 1000, false}, {1, 64, false}});
+    EXPECT_EQ(rows.length, part / 64);
+    EXPECT_EQ(rows.parts, (1000 + part / 64 - 1) / (part / 64));
+    // Few terms, a first level of phantom size 1, several stages: not cut.
+    EXPECT_EQ(cut_for({{0, part, false}}).parts, 1u);
+    EXPECT_EQ(cut_for({{0, 1, true}, {1, 100000, false}}).parts, 1u);
+    std::vector<sum_stage<double>> nested(2);
+    nested[0].levels.push_back({0, 100000, false});
+    nested[1].levels.push_back({1, 3, false});
+    EXPECT_EQ(xn::detail::cut_of(layout, nested).parts, 1u);
+}
+
+namespace
+{
+    /// The sums of `a` (rank 2) along `axis`, accumulated in long double: within a few units of the
+    /// exact sums, the reference for the summation bound.
+    template <class T>
+    xt::xarray<long double> exact_sums(const xt::xarray<T>& a, std::size_t axis)
+    {
+        const std::size_t kept = a.shape()[1 - axis];
+        xt::xarray<long double> sums = xt::zeros<long double>({kept});
+        for (std::size_t i = 0; i < a.shape()[0]; ++i)
+        {
+            for (std::size_t j = 0; j < a.shape()[1]; ++j)
+            {
+                sums(axis == 0 ? j : i) += static_cast<long double>(a(i, j));
+            }
+        }
+        return sums;
+    }
+} // namespace
+
+TYPED_TEST(kernels, sums_cut_into_parts_stay_within_the_summation_bound)
+{
+    // More terms per result than one part folds: points (n, xyz) summed over n, rows summed whole, a
+    // sum of everything, with an initial value in front.
+    using T = TypeParam;
+    const std::size_t n = 3 * xn::detail::kernel_fold_part_terms + 17;
+    for (const sizes& shape : {sizes{n, 3}, sizes{3, n}})
+    {
+        SCOPED_TRACE(shape_text(shape));
+        const auto a = random_array<T>(shape, 74);
+        const std::size_t axis = shape[0] == n ? 0 : 1;
+        const auto exact = exact_sums<T>(a, axis);
+        const auto magnitudes = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(a)), {axis}));
+        const auto actual = kernel_value<T>(xt::sum(a, {axis}));
+        const auto with_initial = kernel_value<T>(xt::sum(a, {axis}, xt::initial(T(0.5))));
+        ASSERT_EQ(actual.size(), 3u);
+        for (std::size_t i = 0; i < 3; ++i)
+        {
+            const double bound = summation_bound<T>(n, magnitudes(i));
+            EXPECT_LE(std::abs(double(actual(i)) - double(exact(i))), bound) << i;
+            const double shifted = double(exact(i) + 0.5L);
+            // The initial value comes in front once: one more rounding.
+            EXPECT_LE(std::abs(double(with_initial(i)) - shifted),
+                      bound + std::abs(shifted) * std::numeric_limits<T>::epsilon())
+                << i;
+        }
+        const auto everything = kernel_value<T>(xt::sum(a));
+        double total = 0;
+        for (std::size_t i = 0; i < 3; ++i)
+        {
+            total += double(exact(i));
+        }
+        EXPECT_LE(std::abs(double(everything()) - total), summation_bound<T>(3 * n, xt::sum(magnitudes)()));
+    }
+}
+
+TYPED_TEST(kernels, a_sum_cut_into_parts_writes_a_strided_output_in_its_own_order)
+{
+    // The parts fold into results laid out densely; the output here is column-major.
+    using T = TypeParam;
+    const std::size_t n = 2 * xn::detail::kernel_fold_part_terms + 5;
+    const auto a = random_array<T>({n, 4, 3}, 75);
+    const auto na = xn::name(a, {"n", "y", "x"});
+    const xt::xarray<T> row_major = xn::eval(xn::sum(na, {"n"})).expression();
+    xt::xarray<T, xt::layout_type::column_major> out(std::vector<std::size_t>{4, 3});
+    xn::assign(out, xn::sum(na, {"n"}));
+    EXPECT_TRUE(same_bits(out, row_major));
+    const auto magnitudes = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(a)), {0}));
+    const auto expected = xtensor_value<T>(xt::sum(a, {0}));
+    for (std::size_t y = 0; y < 4; ++y)
+    {
+        for (std::size_t x = 0; x < 3; ++x)
+        {
+            EXPECT_LE(std::abs(double(out(y, x)) - double(expected(y, x))),
+                      2 * summation_bound<T>(n, magnitudes(y, x)));
+        }
+    }
+}
+
+TYPED_TEST(kernels, max_and_min_cut_into_parts_fold_like_numpy)
+{
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const std::size_t n = 2 * xn::detail::kernel_fold_part_terms + 3;
+    xt::xarray<T> a = random_array<T>({n, 3}, 76);
+    // A NaN in the last part of column 0, in the first of column 1; column 2 has none.
+    a(n - 1, 0) = nan;
+    a(5, 1) = nan;
+    a(n / 2, 2) = std::numeric_limits<T>::infinity();
+    expect_folds_like_numpy<T, xn::detail::max_fold>(a);
+    expect_folds_like_numpy<T, xn::detail::min_fold>(a);
+    expect_folds_like_numpy<T, xn::detail::nanmax_fold>(a);
+    expect_folds_like_numpy<T, xn::detail::nanmin_fold>(a);
+    const xt::xarray<T> across = xt::transpose(a);
+    expect_folds_like_numpy<T, xn::detail::max_fold>(across);
+    expect_folds_like_numpy<T, xn::detail::nanmin_fold>(across);
 }

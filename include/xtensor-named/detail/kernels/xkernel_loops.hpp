@@ -314,8 +314,8 @@ namespace xt
              * out = nested sums of Node(leaves): `stages[0]` is the outermost sum, the last one sums
              * Node. `layout` is the index space of Node's operands, with the output as operand 0
              * (stride 0 along every summed axis) and leaf k as operand k + 1. Every association is
-             * xtensor's, except where the innermost axis is summed: its runs are summed lane by lane
-             * (see lane_sum_sink).
+             * xtensor's, except where the innermost axis is summed (its runs are summed lane by lane,
+             * see lane_fold_sink) and where a result has more terms than a part (see fold_cut).
              */
             template <class Node, class Fold, class T, std::size_t L>
             void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
@@ -1192,29 +1192,134 @@ namespace xt
                 reused_buffer<T> m_buffers;
             };
 
+            /**
+             * How a fold with many terms per result is cut along its first level (parts of `length`
+             * positions, the last one shorter): from the summed sizes alone, so that the cut, and with
+             * it every value, is the same whatever the thread count, the output's strides or the block
+             * of results an evaluation asks for. `parts` is 1 where the fold is not cut.
+             */
+            struct fold_cut
+            {
+                std::size_t parts = 1;
+                std::size_t length = 0;
+            };
+
+            /// Terms of one result folded by one part: large enough that a part's set-up and its partial
+            /// results cost nothing beside its reads, small enough that a single result (a whole sum)
+            /// gives every thread parts.
+            constexpr std::size_t kernel_fold_part_terms = std::size_t(1) << 15;
+
+            template <class T>
+            inline fold_cut cut_of(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages)
+            {
+                if (stages.size() != 1 || stages[0].empty_input || stages[0].levels.empty() ||
+                    stages[0].levels[0].phantom || layout.rank() == 0)
+                {
+                    return {};
+                }
+                std::size_t terms = 1;
+                for (const sum_level& level : stages[0].levels)
+                {
+                    terms *= level.size;
+                }
+                const std::size_t first = stages[0].levels[0].size;
+                const std::size_t inside = terms / first;
+                const std::size_t length = std::max<std::size_t>(1, kernel_fold_part_terms / inside);
+                const std::size_t parts = (first + length - 1) / length;
+                return parts < 2 ? fold_cut{} : fold_cut{parts, length};
+            }
+
             template <class Node, class Fold, class T, std::size_t L>
             inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
                                  const kernel_leaves<T, L>& leaves)
             {
-                const auto run_on = [&](const kernel_layout& part)
+                const auto run_on =
+                    [&](const kernel_layout& part, const std::vector<sum_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    sum_runner<Node, Fold, T, L> runner(part, stages, out, leaves, source);
+                    sum_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source);
                     runner.run();
                 };
-                // Threads share out the results, not the terms of a sum: blocks of the outermost axis
-                // that is not summed. Each result is summed as on one thread, the same bit for bit
-                // whatever the thread count.
                 const kernel_sizes kept = kept_axes(layout, stages);
-                if (kept.empty())
+                const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
+                const fold_cut cut = cut_of(layout, stages);
+                if (cut.parts == 1)
                 {
-                    run_on(layout);
+                    // Threads share out the results: blocks of the outermost kept axis. Each result is
+                    // folded as on one thread, the same bit for bit whatever the thread count.
+                    const auto whole = [&](const kernel_layout& part) { run_on(part, stages, out); };
+                    if (kept.empty())
+                    {
+                        whole(layout);
+                        return;
+                    }
+                    run_in_blocks(layout, kept.front(), kernel_blocks(bytes, layout.size(kept.front())),
+                                  whole);
                     return;
                 }
-                run_in_blocks(
-                    layout, kept.front(),
-                    kernel_blocks(working_set_bytes<T, L>(layout, leaves), layout.size(kept.front())),
-                    run_on);
+                // Each part folds its share of the first level into partial results of its own, laid out
+                // densely over the kept axes; the parts are then folded together in order, as on one thread.
+                std::size_t results = 1;
+                kernel_layout dense = layout;
+                dense.offset(0) = 0;
+                for (std::size_t d = kept.size(); d > 0; --d)
+                {
+                    dense.stride(kept[d - 1], 0) = static_cast<kernel_index>(results);
+                    results *= layout.size(kept[d - 1]);
+                }
+                reused_buffer<T> partials(cut.parts * results);
+                std::vector<sum_stage<T>> part_stages = stages;
+                part_stages[0].has_initial = false;
+                const std::size_t first_axis = stages[0].levels[0].axis;
+                const std::size_t first_size = stages[0].levels[0].size;
+                // Where there are threads, the parts and the blocks of results are shared out together.
+                const std::size_t result_blocks =
+                    kept.empty()
+                        ? 1
+                        : std::min(layout.size(kept.front()),
+                                   (kernel_blocks(bytes, ~std::size_t(0)) + cut.parts - 1) / cut.parts);
+                const std::size_t tasks = cut.parts * result_blocks;
+                const auto task = [&](std::size_t t)
+                {
+                    const std::size_t p = t / result_blocks;
+                    const std::size_t begin = p * cut.length;
+                    const std::size_t end = std::min(first_size, begin + cut.length);
+                    kernel_layout part = dense.block(first_axis, begin, end);
+                    if (result_blocks > 1)
+                    {
+                        const kernel_block range =
+                            block_of(t % result_blocks, result_blocks, layout.size(kept.front()));
+                        part = part.block(kept.front(), range.begin, range.end);
+                    }
+                    std::vector<sum_stage<T>> folds = part_stages;
+                    folds[0].levels[0].size = end - begin;
+                    run_on(part, folds, partials.data() + p * results);
+                };
+                if (kernel_blocks(bytes, tasks) == 1)
+                {
+                    for (std::size_t t = 0; t < tasks; ++t)
+                    {
+                        task(t);
+                    }
+                }
+                else
+                {
+                    for_each_block(tasks, task);
+                }
+                T* total = partials.data();
+                for (std::size_t p = 1; p < cut.parts; ++p)
+                {
+                    fold_rows<Fold>(total, partials.data() + p * results, results);
+                }
+                if (stages[0].has_initial)
+                {
+                    fold_in_front<Fold>(stages[0].initial, total, results);
+                }
+                std::array<kernel_index, 1> start{layout.offset(0)};
+                std::size_t i = 0;
+                for_each_position(layout, kept, start,
+                                  [&](const std::array<kernel_index, 1>& position)
+                                  { out[position[0]] = total[i++]; });
             }
         } // namespace detail
     }     // namespace named
