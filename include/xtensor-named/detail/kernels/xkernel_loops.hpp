@@ -1272,23 +1272,23 @@ namespace xt
                 part_stages[0].has_initial = false;
                 const std::size_t first_axis = stages[0].levels[0].axis;
                 const std::size_t first_size = stages[0].levels[0].size;
-                // Where there are threads, the parts and the blocks of results are shared out together.
+                // Where there are threads, the parts and the blocks of results are shared out together:
+                // a block of results per thread, each in every part, one block after the other, so that a
+                // thread reads the memory of its own results.
                 const std::size_t result_blocks =
-                    kept.empty()
-                        ? 1
-                        : std::min(layout.size(kept.front()),
-                                   (kernel_blocks(bytes, ~std::size_t(0)) + cut.parts - 1) / cut.parts);
+                    kept.empty() ? 1
+                                 : std::min(layout.size(kept.front()), kernel_blocks(bytes, ~std::size_t(0)));
                 const std::size_t tasks = cut.parts * result_blocks;
                 const auto task = [&](std::size_t t)
                 {
-                    const std::size_t p = t / result_blocks;
+                    const std::size_t p = t % cut.parts;
                     const std::size_t begin = p * cut.length;
                     const std::size_t end = std::min(first_size, begin + cut.length);
                     kernel_layout part = dense.block(first_axis, begin, end);
                     if (result_blocks > 1)
                     {
                         const kernel_block range =
-                            block_of(t % result_blocks, result_blocks, layout.size(kept.front()));
+                            block_of(t / cut.parts, result_blocks, layout.size(kept.front()));
                         part = part.block(kept.front(), range.begin, range.end);
                     }
                     std::vector<sum_stage<T>> folds = part_stages;
