@@ -186,6 +186,14 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
     const auto ns = xn::name(s, {"c"});
     const auto points = kernel_oracle::random_array<double>({200000, 3}, 10);
     const auto np = xn::name(points, {"n", "xyz"});
+    // Channels last, and rows a thread's half of which is short where the whole is not (tiled_fold_of).
+    const auto image = kernel_oracle::random_array<double>({8, 64, 64, 3}, 11);
+    const auto ni = xn::name(image, {"n", "h", "w", "c"});
+    const std::size_t length = 2 * xn::detail::simd::batch_size<double> + 2;
+    const auto wide = kernel_oracle::random_array<double>({40000, length}, 12);
+    const auto nwide = xn::name(wide, {"n", "k"});
+    const auto narrow = kernel_oracle::random_array<double>({20000, length}, 13);
+    const auto nnarrow = xn::name(narrow, {"n", "k"});
     const auto evaluate_on = [&](std::size_t threads)
     {
         const thread_limit limit(threads);
@@ -207,6 +215,13 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         results.push_back(xn::eval(xn::sum(nx)).expression());
         const auto e = xn::exp(nx - xn::amax(nx, {"c"}));
         results.push_back(xn::eval(e / xn::sum(e, {"c"})).expression());
+        results.push_back(xn::eval(xn::amax(ni, {"n", "h", "w"})).expression());
+        results.push_back(xn::eval(xn::mean(ni, {"n", "h", "w"})).expression());
+        results.push_back(xn::eval(xn::sum(ni, {"c"})).expression());
+        const auto f = xn::exp(ni - xn::amax(ni, {"c"}));
+        results.push_back(xn::eval(f / xn::sum(f, {"c"})).expression());
+        results.push_back(xn::eval(xn::sum(nwide, {"n"})).expression());
+        results.push_back(xn::eval(xn::sum(nnarrow * 2. - nnarrow, {"n"})).expression());
         return results;
     };
     const auto one = evaluate_on(1);

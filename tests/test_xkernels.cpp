@@ -187,6 +187,48 @@ TYPED_TEST(kernels, row_broadcast_matches_xtensor_bitwise)
     }
 }
 
+TYPED_TEST(kernels, short_rows_taken_in_tiles_match_xtensor_bitwise)
+{
+    // An innermost axis of fewer than two batches (points (n, xyz), channels last) is evaluated in tiles
+    // of rows, each leaf read in place, splatted or copied into a tile: periodic along the rows (a
+    // centre of (xyz)), repeated along the short axis (a weight of (n)), strided (a transposed operand),
+    // converted (an integer operand). Rows: less than a tile, a tile, one more, several and a part.
+    using T = TypeParam;
+    constexpr std::size_t rows = xn::detail::kernel_tile_rows<T>;
+    for (std::size_t n : {2, 3, 5, 7})
+    {
+        if (!xn::detail::kernel_short_run<T>(n))
+        {
+            continue;
+        }
+        for (std::size_t m : {rows - 1, rows, rows + 1, 3 * rows + 5})
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto p = random_array<T>({m, n}, 90);
+            const auto c = random_array<T>({n}, 91);
+            const auto w = random_array<T>({m, 1}, 92);
+            const auto t = random_array<T>({n, m}, 93);
+            xt::xarray<int> k = xt::xarray<int>::from_shape({m, n});
+            for (std::size_t i = 0; i < k.size(); ++i)
+            {
+                k.flat(i) = static_cast<int>(i % 7) - 3;
+            }
+            EXPECT_TRUE(matches_xtensor<T>((p - c) * w));
+            EXPECT_TRUE(matches_xtensor<T>(xt::transpose(t) + c));
+            // Against a plain loop: xtensor's own SIMD conversion of int trips GCC 12's AVX-512 warning.
+            xt::xarray<T> converted = xt::xarray<T>::from_shape({m, n});
+            for (std::size_t i = 0; i < k.size(); ++i)
+            {
+                converted.flat(i) = p.flat(i) * static_cast<T>(k.flat(i)) + T(2);
+            }
+            EXPECT_TRUE(same_bits(kernel_value<T>(p * k + T(2)), converted));
+            EXPECT_TRUE(matches_xtensor<T>(xt::maximum(p, c) / w));
+            const auto q = random_array<T>({2, m, n}, 94);
+            EXPECT_TRUE(matches_xtensor<T>(q - p));
+        }
+    }
+}
+
 TYPED_TEST(kernels, column_broadcast_matches_xtensor_bitwise)
 {
     using T = TypeParam;

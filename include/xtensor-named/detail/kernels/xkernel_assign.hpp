@@ -1284,6 +1284,11 @@ namespace xt
                             run_layout.stride(m_space[q], 0) = static_cast<kernel_index>(strides[q]);
                         }
                     }
+                    // A kept innermost axis is short or not as the whole result's is (tiled_fold_of).
+                    const std::size_t inner = run_layout.rank() == 0 ? 0 : run_layout.rank() - 1;
+                    const std::size_t whole_inner = run_layout.rank() != 0 && run_layout.stride(inner, 0) != 0
+                                                        ? run_layout.size(inner)
+                                                        : 0;
                     if (runs_by_rows() && (first != 0 || last != m_shape[0]))
                     {
                         run_layout = run_layout.block(m_space[0], first, last);
@@ -1298,7 +1303,7 @@ namespace xt
                                                        m_input_shape.empty() ? 0 : m_input_shape[0]);
                     std::vector<sum_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
-                    run_sums<node, fold, T, leaves>(run_layout, run_stages, rows, read);
+                    run_sums<node, fold, T, leaves>(run_layout, run_stages, rows, read, whole_inner);
                 }
 
             private:

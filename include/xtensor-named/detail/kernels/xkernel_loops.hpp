@@ -11,13 +11,14 @@
 
 // The loops of the kernels (docs/kernels.md): scalar loops over the outer axes, and along the innermost
 // axis runs of elements evaluated in SIMD batches (see xkernel_row.hpp for the leaves), the elements
-// after the last whole batch one by one. Sums over outer axes add whole runs into rows of partial sums,
-// in the order xtensor's reducer adds them.
+// after the last whole batch one by one; a short innermost axis in tiles of rows taken as one run. Sums
+// over outer axes add whole runs into rows of partial sums, in the order xtensor's reducer adds them.
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "../../xcompat_xsimd.hpp"
@@ -165,12 +166,22 @@ namespace xt
 
                 T total(T init) const noexcept
                 {
-                    const simd::batch<T> merged =
-                        Fold::combine(Fold::combine(lanes[0], lanes[1]), Fold::combine(lanes[2], lanes[3]));
-                    return Fold::combine(Fold::combine(init, fold_lanes(merged)), tail);
+                    return Fold::combine(Fold::combine(init, fold_lanes(merged())), tail);
+                }
+
+                /// total(init) before its tail, for runs too short for a batch: the same for all of them.
+                static T front(T init) noexcept
+                {
+                    return Fold::combine(init, fold_lanes(lane_fold_sink{}.merged()));
                 }
 
             private:
+                simd::batch<T> merged() const noexcept
+                {
+                    return Fold::combine(Fold::combine(lanes[0], lanes[1]),
+                                         Fold::combine(lanes[2], lanes[3]));
+                }
+
                 static T fold_lanes(const simd::batch<T>& value) noexcept
                 {
                     if constexpr (std::is_same<Fold, kernel_fold<xt::detail::plus>>::value)
@@ -315,11 +326,15 @@ namespace xt
              * Node. `layout` is the index space of Node's operands, with the output as operand 0
              * (stride 0 along every summed axis) and leaf k as operand k + 1. Every association is
              * xtensor's, except where the innermost axis is summed (its runs are summed lane by lane,
-             * see lane_fold_sink) and where a result has more terms than a part (see fold_cut).
+             * see lane_fold_sink), where a short innermost axis is kept (one chain per row of a tile,
+             * see tiled_fold) and where a result has more terms than a part (see fold_cut).
+             * `whole_inner`: where `layout` is a block of a larger fold cut along a kept axis, the length
+             * of the larger one's innermost axis, which decides whether it is short; 0 where it is the
+             * whole.
              */
             template <class Node, class Fold, class T, std::size_t L>
             void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                          const kernel_leaves<T, L>& leaves);
+                          const kernel_leaves<T, L>& leaves, std::size_t whole_inner = 0);
 
             /****************************
              * runs implementation      *
@@ -594,6 +609,68 @@ namespace xt
                 return result;
             }
 
+            /// Axes 0 to n - 1.
+            inline kernel_sizes axes_before(std::size_t n)
+            {
+                kernel_sizes axes(n);
+                for (std::size_t a = 0; a < n; ++a)
+                {
+                    axes[a] = a;
+                }
+                return axes;
+            }
+
+            /// Where every operand's first element is: the layout's offsets.
+            template <std::size_t N>
+            inline std::array<kernel_index, N> first_offsets(const kernel_layout& layout)
+            {
+                std::array<kernel_index, N> offsets;
+                for (std::size_t k = 0; k < N; ++k)
+                {
+                    offsets[k] = layout.offset(k);
+                }
+                return offsets;
+            }
+
+            /**
+             * The runs of an elementwise evaluation whose innermost axis is short (kernel_short_run) and
+             * whose output is contiguous over it and the axis outside it: tiles of runs, each evaluated
+             * in whole batches as one run (kernel_tile_source).
+             */
+            template <class T, std::size_t L, class O>
+            inline void run_tiles(const tree_runs<T, L, O>& tree, const kernel_layout& layout, T* out,
+                                  const kernel_leaves<T, L>& leaves, bool streaming)
+            {
+                const std::size_t axis = layout.rank() - 2;
+                const std::size_t length = layout.size(axis + 1);
+                kernel_tile_source<T, L> tiles(layout, axis, leaves);
+                const kernel_sizes outer = axes_before(axis);
+                const auto start = first_offsets<L + 1>(layout);
+                const auto run = streaming ? tree.streaming : tree.ordinary;
+                kernel_row<T, L> row{};
+                for_each_position(layout, outer, start,
+                                  [&](const std::array<kernel_index, L + 1>& position)
+                                  {
+                                      std::array<kernel_index, L + 1> at = position;
+                                      for (std::size_t r = 0; r < layout.size(axis); r += tiles.rows())
+                                      {
+                                          const std::size_t rows =
+                                              std::min(tiles.rows(), layout.size(axis) - r);
+                                          tiles.prepare(run_starts(leaves, at), rows, row);
+                                          run(row, rows * length, out + at[0]);
+                                          for (std::size_t k = 0; k <= L; ++k)
+                                          {
+                                              at[k] +=
+                                                  static_cast<kernel_index>(rows) * layout.stride(axis, k);
+                                          }
+                                      }
+                                  });
+                if (streaming)
+                {
+                    simd::stream_fence();
+                }
+            }
+
             /// The runs of an elementwise evaluation, from `source`'s rows.
             template <class T, std::size_t L, class O>
             inline void run_rows(const tree_runs<T, L, O>& tree, const kernel_layout& layout, O* out,
@@ -609,17 +686,18 @@ namespace xt
                                   leaves[0].convert == nullptr && layout.stride(inner, 1) == 1;
                 const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream && large;
                 const std::size_t chunk = source.chunk();
+                if constexpr (same_type)
+                {
+                    if (inner > 0 && !scatter && kernel_short_run<T>(length) &&
+                        layout.stride(inner - 1, 0) == static_cast<kernel_index>(length))
+                    {
+                        run_tiles(tree, layout, out, leaves, streaming);
+                        return;
+                    }
+                }
 
-                kernel_sizes outer(inner);
-                for (std::size_t a = 0; a < inner; ++a)
-                {
-                    outer[a] = a;
-                }
-                std::array<kernel_index, L + 1> start;
-                for (std::size_t k = 0; k <= L; ++k)
-                {
-                    start[k] = layout.offset(k);
-                }
+                const kernel_sizes outer = axes_before(inner);
+                const auto start = first_offsets<L + 1>(layout);
                 kernel_row<T, L> row{};
                 const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
                 {
@@ -873,6 +951,45 @@ namespace xt
                                });
             }
 
+            /**
+             * How a fold of one stage runs over tiles of short runs (kernel_tile_source), decided once
+             * from the layout: `within` folds each run of the innermost axis to one result, its only
+             * level, where a run is shorter than one batch (folded one element after the other, as
+             * lane_fold_sink folds it, so that the values stay the same); `across` folds along the axis
+             * outside the short one (its last level), the short one kept.
+             */
+            enum class tiled_fold
+            {
+                none,
+                within,
+                across
+            };
+
+            /// `whole_inner` as run_sums takes it: a kept innermost axis is short or not as the whole
+            /// fold's is, so that a block of it (a thread's) folds its results as the whole does.
+            template <class T>
+            inline tiled_fold tiled_fold_of(const kernel_layout& layout,
+                                            const std::vector<sum_stage<T>>& stages, const kernel_sizes& kept,
+                                            std::size_t whole_inner)
+            {
+                if (layout.rank() < 2 || stages.size() != 1 || stages[0].empty_input ||
+                    stages[0].levels.empty() || stages[0].levels.back().phantom || kept.empty())
+                {
+                    return tiled_fold::none;
+                }
+                const std::size_t inner = layout.rank() - 1;
+                const std::size_t last = stages[0].levels.back().axis;
+                if (stages[0].levels.size() == 1 && last == inner && kept.back() + 1 == inner &&
+                    layout.size(inner) < simd::batch_size<T>)
+                {
+                    return tiled_fold::within;
+                }
+                const std::size_t length = whole_inner != 0 ? whole_inner : layout.size(inner);
+                return last + 1 == inner && kept.back() == inner && kernel_short_run<T>(length)
+                           ? tiled_fold::across
+                           : tiled_fold::none;
+            }
+
             /// A leaf read from a buffer: the node of a run of values already computed.
             template <class T>
             using kernel_buffer_node = kernel_row_leaf<T>;
@@ -885,7 +1002,7 @@ namespace xt
                 using position_type = std::array<kernel_index, L + 1>;
 
                 sum_runner(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                           const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source)
+                           const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, tiled_fold tiled)
                     : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
                       m_chunk(std::min(kernel_sum_chunk<T>, source.chunk())),
                       m_kept(kept_axes(layout, stages)),
@@ -902,18 +1019,24 @@ namespace xt
                         m_elementwise_inside[s - 2] =
                             m_elementwise_inside[s - 1] && stages[s - 1].levels.empty();
                     }
+                    m_tiled = tiled;
+                    if (m_tiled != tiled_fold::none)
+                    {
+                        m_tile.emplace(layout, layout.rank() - 2, leaves);
+                    }
                 }
 
                 void run()
                 {
-                    position_type start;
-                    for (std::size_t k = 0; k <= L; ++k)
-                    {
-                        start[k] = m_layout.offset(k);
-                    }
+                    const position_type start = first_offsets<L + 1>(m_layout);
                     if (m_layout.rank() == 0)
                     {
                         m_out[start[0]] = stage_scalar(0, start, 0);
+                        return;
+                    }
+                    if (m_tiled == tiled_fold::within)
+                    {
+                        fold_within_tiles(start);
                         return;
                     }
                     const std::size_t inner = m_layout.rank() - 1;
@@ -1021,7 +1144,14 @@ namespace xt
                         fold_in_front<Fold>(stage.value_of_nothing(), dst, count);
                         return;
                     }
-                    level_rows(s, 0, position, first, count, dst, depth);
+                    if (m_tiled == tiled_fold::across)
+                    {
+                        fold_across_tiles(stage, position, dst, depth);
+                    }
+                    else
+                    {
+                        level_rows(s, 0, position, first, count, dst, depth);
+                    }
                     if (stage.has_initial)
                     {
                         fold_in_front<Fold>(stage.initial, dst, count);
@@ -1062,6 +1192,98 @@ namespace xt
                         step(at, level);
                         level_rows(s, l + 1, at, first, count, partial, depth + 1);
                         fold_rows<Fold>(dst, partial, count);
+                    }
+                }
+
+                void step_rows(position_type& position, std::size_t axis, std::size_t rows) const noexcept
+                {
+                    for (std::size_t k = 0; k <= L; ++k)
+                    {
+                        position[k] += static_cast<kernel_index>(rows) * m_layout.stride(axis, k);
+                    }
+                }
+
+                // Every short run of the innermost axis folded to its result, tile by tile: one element
+                // after the other, as lane_fold_sink folds a run too short for a batch (run_total).
+                void fold_within_tiles(const position_type& start)
+                {
+                    const sum_stage<T>& stage = m_stages[0];
+                    const std::size_t axis = m_layout.rank() - 2;
+                    const std::size_t length = m_layout.size(axis + 1);
+                    const kernel_index out_stride = m_layout.stride(axis, 0);
+                    const T front = lane_fold_sink<T, Fold>::front(stage.init);
+                    T* values = buffer(1);
+                    const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
+                    for_each_position(
+                        m_layout, outer, start,
+                        [&](const position_type& position)
+                        {
+                            position_type at = position;
+                            for (std::size_t r = 0; r < m_layout.size(axis); r += m_tile->rows())
+                            {
+                                const std::size_t rows = std::min(m_tile->rows(), m_layout.size(axis) - r);
+                                m_tile->prepare(run_starts(m_leaves, at), rows, m_row);
+                                store_sink<T> sink{values};
+                                eval_run<Node>(m_row, rows * length, sink);
+                                T* out = m_out + at[0];
+                                for (std::size_t i = 0; i < rows; ++i)
+                                {
+                                    T tail = Fold::template identity<T>();
+                                    for (std::size_t j = 0; j < length; ++j)
+                                    {
+                                        tail = Fold::combine(tail, values[i * length + j]);
+                                    }
+                                    const T result = Fold::combine(front, tail);
+                                    out[static_cast<kernel_index>(i) * out_stride] =
+                                        stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                                }
+                                step_rows(at, axis, rows);
+                            }
+                        });
+                }
+
+                // dst[0, length) = the fold of the stage (the only one) whose last level runs along the
+                // axis outside the short innermost one, tile by tile: element j of a tile's run folds into
+                // chain j, so that each result has one chain per row of a tile (as many as a tile holds,
+                // fixed by the short axis and T) over all the levels, and the chains are folded in order
+                // at the end, after init.
+                void fold_across_tiles(const sum_stage<T>& stage, const position_type& position, T* dst,
+                                       std::size_t depth)
+                {
+                    const sum_level& last = stage.levels.back();
+                    const std::size_t length = m_layout.size(last.axis + 1);
+                    const std::size_t used = std::min(m_tile->rows(), last.size);
+                    T* chains = buffer(depth);
+                    std::fill(chains, chains + used * length, Fold::template identity<T>());
+                    accumulate_sink<T, Fold> sink{chains};
+                    tiles_of_levels(stage, 0, position, sink);
+                    std::fill(dst, dst + length, stage.init);
+                    for (std::size_t i = 0; i < used; ++i)
+                    {
+                        fold_rows<Fold>(dst, chains + i * length, length);
+                    }
+                }
+
+                void tiles_of_levels(const sum_stage<T>& stage, std::size_t l, const position_type& position,
+                                     accumulate_sink<T, Fold>& sink)
+                {
+                    const sum_level& level = stage.levels[l];
+                    position_type at = position;
+                    if (l + 1 < stage.levels.size())
+                    {
+                        for (std::size_t i = 0; i < level.size; ++i, step(at, level))
+                        {
+                            tiles_of_levels(stage, l + 1, at, sink);
+                        }
+                        return;
+                    }
+                    const std::size_t length = m_layout.size(level.axis + 1);
+                    for (std::size_t r = 0; r < level.size; r += m_tile->rows())
+                    {
+                        const std::size_t rows = std::min(m_tile->rows(), level.size - r);
+                        m_tile->prepare(run_starts(m_leaves, at), rows, m_row);
+                        eval_run<Node>(m_row, rows * length, sink);
+                        step_rows(at, level.axis, rows);
                     }
                 }
 
@@ -1190,6 +1412,8 @@ namespace xt
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
                 reused_buffer<T> m_buffers;
+                tiled_fold m_tiled = tiled_fold::none;
+                std::optional<kernel_tile_source<T, L>> m_tile;
             };
 
             /**
@@ -1231,16 +1455,17 @@ namespace xt
 
             template <class Node, class Fold, class T, std::size_t L>
             inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                                 const kernel_leaves<T, L>& leaves)
+                                 const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
             {
+                const kernel_sizes kept = kept_axes(layout, stages);
+                const tiled_fold tiled = tiled_fold_of(layout, stages, kept, whole_inner);
                 const auto run_on =
                     [&](const kernel_layout& part, const std::vector<sum_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    sum_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source);
+                    sum_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source, tiled);
                     runner.run();
                 };
-                const kernel_sizes kept = kept_axes(layout, stages);
                 const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
                 const fold_cut cut = cut_of(layout, stages);
                 if (cut.parts == 1)

@@ -13,6 +13,7 @@
 // and how the kernels load them: a leaf constant along the run (stride 0) is one splatted register, a
 // contiguous one is loaded batch by batch, any other stride is first gathered into a buffer.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -284,6 +285,64 @@ namespace xt
                 std::array<T, slots> m_constant{};
             };
 
+            /**
+             * Whether runs of `length` elements are short: fewer than two SIMD batches, so that most of a
+             * run, or all of it, would be computed element by element after its last whole batch, with a
+             * run's set-up each time. Short runs are taken in tiles (kernel_tile_source).
+             */
+            template <class T>
+            constexpr bool kernel_short_run(std::size_t length) noexcept
+            {
+                return length < 2 * simd::batch_size<T>;
+            }
+
+            /// Rows of a tile: as many as the longest short runs fit in a chunk. The same for every short
+            /// length, so that a fold across tiles (one chain per row) is folded in the same order
+            /// whether a thread's block holds all of the short axis or part of it.
+            template <class T>
+            inline constexpr std::size_t kernel_tile_rows =
+                kernel_chunk<T> >= 2 * simd::batch_size<T> ? kernel_chunk<T> / (2 * simd::batch_size<T>) : 1;
+
+            /**
+             * Prepares the kernel_row of a tile: `rows` short runs of a layout's innermost axis (see
+             * kernel_short_run), one after the other along the axis outside it, taken as one run of
+             * rows × length elements, so that the tree runs in whole batches across the runs. A leaf of T
+             * contiguous over both axes is read where it lies and a leaf constant over both is splatted;
+             * any other (periodic along the rows, as a centre (xyz) of points (n, xyz); repeated along the
+             * short axis, as a weight (n); strided; of another type) is copied into a tile of its own in
+             * the L1 cache. A tile that does not move along the rows is copied once for all of them.
+             */
+            template <class T, std::size_t L>
+            class kernel_tile_source
+            {
+            public:
+                static constexpr std::size_t slots = L == 0 ? 1 : L;
+                using row_type = kernel_row<T, L>;
+
+                /// Tiles of `layout`'s axes `axis` (the rows) and `axis + 1` (the innermost, the short runs);
+                /// leaf k is the layout's operand k + 1.
+                kernel_tile_source(const kernel_layout& layout, std::size_t axis,
+                                   const kernel_leaves<T, L>& leaves);
+
+                /// The most rows a tile holds: kernel_tile_rows.
+                std::size_t rows() const noexcept;
+
+                /// Points `row` at the first `rows` runs from the one whose leaf k starts at `start[k]`.
+                void prepare(const std::array<const char*, slots>& start, std::size_t rows, row_type& row);
+
+            private:
+                std::size_t m_length;
+                std::array<kernel_index, slots> m_outer{};
+                std::array<kernel_index, slots> m_inner{};
+                std::array<kernel_index, slots> m_bytes{};
+                std::array<kernel_convert_fn<T>, slots> m_convert{};
+                // What each tile holds: copied from where, how many rows.
+                std::array<const char*, slots> m_copied_from{};
+                std::array<std::size_t, slots> m_copied_rows{};
+                reused_buffer<T> m_buffer;
+                std::array<T, slots> m_constant{};
+            };
+
             /**********************************
              * kernel_source implementation   *
              **********************************/
@@ -356,6 +415,82 @@ namespace xt
                         }
                         row.set_contiguous(k, gathered);
                     }
+                }
+            }
+            /****************************************
+             * kernel_tile_source implementation    *
+             ****************************************/
+
+            template <class T, std::size_t L>
+            inline kernel_tile_source<T, L>::kernel_tile_source(const kernel_layout& layout, std::size_t axis,
+                                                                const kernel_leaves<T, L>& leaves)
+                : m_length(layout.size(axis + 1)), m_buffer(slots * kernel_chunk<T>)
+            {
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    m_outer[k] = layout.stride(axis, k + 1);
+                    m_inner[k] = layout.stride(axis + 1, k + 1);
+                    m_bytes[k] = leaves[k].element_bytes;
+                    m_convert[k] = leaves[k].convert;
+                }
+            }
+
+            template <class T, std::size_t L>
+            inline std::size_t kernel_tile_source<T, L>::rows() const noexcept
+            {
+                return kernel_tile_rows<T>;
+            }
+
+            template <class T, std::size_t L>
+            inline void kernel_tile_source<T, L>::prepare(const std::array<const char*, slots>& start,
+                                                          std::size_t rows, row_type& row)
+            {
+                const kernel_index length = static_cast<kernel_index>(m_length);
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    const kernel_index outer = m_outer[k];
+                    const kernel_index inner = m_inner[k];
+                    if (outer == 0 && inner == 0)
+                    {
+                        if (m_convert[k] != nullptr)
+                        {
+                            m_convert[k](start[k], 0, 1, &m_constant[k]);
+                            row.set_constant(k, &m_constant[k]);
+                        }
+                        else
+                        {
+                            row.set_constant(k, reinterpret_cast<const T*>(start[k]));
+                        }
+                        continue;
+                    }
+                    if (m_convert[k] == nullptr && inner == 1 && outer == length)
+                    {
+                        row.set_contiguous(k, reinterpret_cast<const T*>(start[k]));
+                        continue;
+                    }
+                    T* tile = m_buffer.data() + k * kernel_chunk<T>;
+                    row.set_contiguous(k, tile);
+                    if (outer == 0 && m_copied_from[k] == start[k] && m_copied_rows[k] >= rows)
+                    {
+                        continue;
+                    }
+                    for (std::size_t r = 0; r < rows; ++r)
+                    {
+                        const char* src = start[k] + static_cast<kernel_index>(r) * outer * m_bytes[k];
+                        T* dst = tile + r * m_length;
+                        if (m_convert[k] != nullptr)
+                        {
+                            m_convert[k](src, inner, m_length, dst);
+                            continue;
+                        }
+                        const T* from = reinterpret_cast<const T*>(src);
+                        for (std::size_t j = 0; j < m_length; ++j)
+                        {
+                            dst[j] = from[static_cast<kernel_index>(j) * inner];
+                        }
+                    }
+                    m_copied_from[k] = start[k];
+                    m_copied_rows[k] = rows;
                 }
             }
         } // namespace detail
