@@ -632,6 +632,26 @@ namespace xt
                 return offsets;
             }
 
+            /// Calls `run(rows, at)` for the tiles of `count` positions of `axis` from `at`: each tile of
+            /// at most tiles.rows() rows, its leaves prepared in `row`, `at` where its first run starts.
+            template <class T, std::size_t L, class Run>
+            inline void for_each_tile(kernel_tile_source<T, L>& tiles, const kernel_layout& layout,
+                                      const kernel_leaves<T, L>& leaves, std::size_t axis, std::size_t count,
+                                      std::array<kernel_index, L + 1> at, kernel_row<T, L>& row,
+                                      const Run& run)
+            {
+                for (std::size_t r = 0; r < count; r += tiles.rows())
+                {
+                    const std::size_t rows = std::min(tiles.rows(), count - r);
+                    tiles.prepare(run_starts(leaves, at), rows, row);
+                    run(rows, at);
+                    for (std::size_t k = 0; k <= L; ++k)
+                    {
+                        at[k] += static_cast<kernel_index>(rows) * layout.stride(axis, k);
+                    }
+                }
+            }
+
             /**
              * The runs of an elementwise evaluation whose innermost axis is short (kernel_short_run) and
              * whose output is contiguous over it and the axis outside it: tiles of runs, each evaluated
@@ -651,19 +671,10 @@ namespace xt
                 for_each_position(layout, outer, start,
                                   [&](const std::array<kernel_index, L + 1>& position)
                                   {
-                                      std::array<kernel_index, L + 1> at = position;
-                                      for (std::size_t r = 0; r < layout.size(axis); r += tiles.rows())
-                                      {
-                                          const std::size_t rows =
-                                              std::min(tiles.rows(), layout.size(axis) - r);
-                                          tiles.prepare(run_starts(leaves, at), rows, row);
-                                          run(row, rows * length, out + at[0]);
-                                          for (std::size_t k = 0; k <= L; ++k)
-                                          {
-                                              at[k] +=
-                                                  static_cast<kernel_index>(rows) * layout.stride(axis, k);
-                                          }
-                                      }
+                                      for_each_tile(
+                                          tiles, layout, leaves, axis, layout.size(axis), position, row,
+                                          [&](std::size_t rows, const std::array<kernel_index, L + 1>& at)
+                                          { run(row, rows * length, out + at[0]); });
                                   });
                 if (streaming)
                 {
@@ -1195,14 +1206,6 @@ namespace xt
                     }
                 }
 
-                void step_rows(position_type& position, std::size_t axis, std::size_t rows) const noexcept
-                {
-                    for (std::size_t k = 0; k <= L; ++k)
-                    {
-                        position[k] += static_cast<kernel_index>(rows) * m_layout.stride(axis, k);
-                    }
-                }
-
                 // Every short run of the innermost axis folded to its result, tile by tile: one element
                 // after the other, as lane_fold_sink folds a run too short for a batch (run_total).
                 void fold_within_tiles(const position_type& start)
@@ -1218,27 +1221,25 @@ namespace xt
                         m_layout, outer, start,
                         [&](const position_type& position)
                         {
-                            position_type at = position;
-                            for (std::size_t r = 0; r < m_layout.size(axis); r += m_tile->rows())
-                            {
-                                const std::size_t rows = std::min(m_tile->rows(), m_layout.size(axis) - r);
-                                m_tile->prepare(run_starts(m_leaves, at), rows, m_row);
-                                store_sink<T> sink{values};
-                                eval_run<Node>(m_row, rows * length, sink);
-                                T* out = m_out + at[0];
-                                for (std::size_t i = 0; i < rows; ++i)
+                            for_each_tile(
+                                *m_tile, m_layout, m_leaves, axis, m_layout.size(axis), position, m_row,
+                                [&](std::size_t rows, const position_type& at)
                                 {
-                                    T tail = Fold::template identity<T>();
-                                    for (std::size_t j = 0; j < length; ++j)
+                                    store_sink<T> sink{values};
+                                    eval_run<Node>(m_row, rows * length, sink);
+                                    T* out = m_out + at[0];
+                                    for (std::size_t i = 0; i < rows; ++i)
                                     {
-                                        tail = Fold::combine(tail, values[i * length + j]);
+                                        T tail = Fold::template identity<T>();
+                                        for (std::size_t j = 0; j < length; ++j)
+                                        {
+                                            tail = Fold::combine(tail, values[i * length + j]);
+                                        }
+                                        const T result = Fold::combine(front, tail);
+                                        out[static_cast<kernel_index>(i) * out_stride] =
+                                            stage.has_initial ? Fold::combine(stage.initial, result) : result;
                                     }
-                                    const T result = Fold::combine(front, tail);
-                                    out[static_cast<kernel_index>(i) * out_stride] =
-                                        stage.has_initial ? Fold::combine(stage.initial, result) : result;
-                                }
-                                step_rows(at, axis, rows);
-                            }
+                                });
                         });
                 }
 
@@ -1278,13 +1279,9 @@ namespace xt
                         return;
                     }
                     const std::size_t length = m_layout.size(level.axis + 1);
-                    for (std::size_t r = 0; r < level.size; r += m_tile->rows())
-                    {
-                        const std::size_t rows = std::min(m_tile->rows(), level.size - r);
-                        m_tile->prepare(run_starts(m_leaves, at), rows, m_row);
-                        eval_run<Node>(m_row, rows * length, sink);
-                        step_rows(at, level.axis, rows);
-                    }
+                    for_each_tile(*m_tile, m_layout, m_leaves, level.axis, level.size, at, m_row,
+                                  [&](std::size_t rows, const position_type&)
+                                  { eval_run<Node>(m_row, rows * length, sink); });
                 }
 
                 // The value of stage s at `position`, for an output element whose sums run along the
@@ -1468,12 +1465,16 @@ namespace xt
                 };
                 const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
                 const fold_cut cut = cut_of(layout, stages);
+                // A short innermost axis kept alone is not shared out: a thread would read every row of
+                // the input for one or two of its elements.
+                const bool share_results =
+                    !kept.empty() && !(tiled == tiled_fold::across && kept.size() == 1);
                 if (cut.parts == 1)
                 {
                     // Threads share out the results: blocks of the outermost kept axis. Each result is
                     // folded as on one thread, the same bit for bit whatever the thread count.
                     const auto whole = [&](const kernel_layout& part) { run_on(part, stages, out); };
-                    if (kept.empty())
+                    if (!share_results)
                     {
                         whole(layout);
                         return;
@@ -1501,8 +1502,8 @@ namespace xt
                 // a block of results per thread, each in every part, one block after the other, so that a
                 // thread reads the memory of its own results.
                 const std::size_t result_blocks =
-                    kept.empty() ? 1
-                                 : std::min(layout.size(kept.front()), kernel_blocks(bytes, ~std::size_t(0)));
+                    share_results ? std::min(layout.size(kept.front()), kernel_blocks(bytes, ~std::size_t(0)))
+                                  : 1;
                 const std::size_t tasks = cut.parts * result_blocks;
                 const auto task = [&](std::size_t t)
                 {

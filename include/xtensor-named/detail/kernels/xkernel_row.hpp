@@ -13,10 +13,10 @@
 // and how the kernels load them: a leaf constant along the run (stride 0) is one splatted register, a
 // contiguous one is loaded batch by batch, any other stride is first gathered into a buffer.
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -331,7 +331,17 @@ namespace xt
                 void prepare(const std::array<const char*, slots>& start, std::size_t rows, row_type& row);
 
             private:
+                // How each leaf is read: splatted, where it lies (contiguous over both axes), or copied
+                // into a tile of its own.
+                enum class tile_read
+                {
+                    constant,
+                    in_place,
+                    copied
+                };
+
                 std::size_t m_length;
+                std::array<tile_read, slots> m_read{};
                 std::array<kernel_index, slots> m_outer{};
                 std::array<kernel_index, slots> m_inner{};
                 std::array<kernel_index, slots> m_bytes{};
@@ -339,7 +349,7 @@ namespace xt
                 // What each tile holds: copied from where, how many rows.
                 std::array<const char*, slots> m_copied_from{};
                 std::array<std::size_t, slots> m_copied_rows{};
-                reused_buffer<T> m_buffer;
+                std::optional<reused_buffer<T>> m_buffer;
                 std::array<T, slots> m_constant{};
             };
 
@@ -424,14 +434,34 @@ namespace xt
             template <class T, std::size_t L>
             inline kernel_tile_source<T, L>::kernel_tile_source(const kernel_layout& layout, std::size_t axis,
                                                                 const kernel_leaves<T, L>& leaves)
-                : m_length(layout.size(axis + 1)), m_buffer(slots * kernel_chunk<T>)
+                : m_length(layout.size(axis + 1))
             {
+                const kernel_index length = static_cast<kernel_index>(m_length);
+                bool copies = false;
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     m_outer[k] = layout.stride(axis, k + 1);
                     m_inner[k] = layout.stride(axis + 1, k + 1);
                     m_bytes[k] = leaves[k].element_bytes;
                     m_convert[k] = leaves[k].convert;
+                    if (m_outer[k] == 0 && m_inner[k] == 0)
+                    {
+                        m_read[k] = tile_read::constant;
+                    }
+                    else if (m_convert[k] == nullptr && m_inner[k] == 1 && m_outer[k] == length)
+                    {
+                        m_read[k] = tile_read::in_place;
+                    }
+                    else
+                    {
+                        m_read[k] = tile_read::copied;
+                        copies = true;
+                    }
+                }
+                // A tile whose leaves are all read where they lie takes no buffer.
+                if (copies)
+                {
+                    m_buffer.emplace(slots * kernel_chunk<T>);
                 }
             }
 
@@ -445,12 +475,11 @@ namespace xt
             inline void kernel_tile_source<T, L>::prepare(const std::array<const char*, slots>& start,
                                                           std::size_t rows, row_type& row)
             {
-                const kernel_index length = static_cast<kernel_index>(m_length);
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     const kernel_index outer = m_outer[k];
                     const kernel_index inner = m_inner[k];
-                    if (outer == 0 && inner == 0)
+                    if (m_read[k] == tile_read::constant)
                     {
                         if (m_convert[k] != nullptr)
                         {
@@ -463,12 +492,12 @@ namespace xt
                         }
                         continue;
                     }
-                    if (m_convert[k] == nullptr && inner == 1 && outer == length)
+                    if (m_read[k] == tile_read::in_place)
                     {
                         row.set_contiguous(k, reinterpret_cast<const T*>(start[k]));
                         continue;
                     }
-                    T* tile = m_buffer.data() + k * kernel_chunk<T>;
+                    T* tile = m_buffer->data() + k * kernel_chunk<T>;
                     row.set_contiguous(k, tile);
                     if (outer == 0 && m_copied_from[k] == start[k] && m_copied_rows[k] >= rows)
                     {
