@@ -531,12 +531,11 @@ TEST(fold_cut, depends_on_the_summed_sizes_only)
 {
     using xn::detail::sum_level;
     using xn::detail::sum_stage;
-    const xn::detail::kernel_layout layout(std::vector<std::size_t>{100000, 3}, 2);
-    const auto cut_for = [&](std::initializer_list<sum_level> levels)
+    const auto cut_for = [](std::initializer_list<sum_level> levels)
     {
         std::vector<sum_stage<double>> stages(1);
         stages[0].levels.assign(levels.begin(), levels.end());
-        return xn::detail::cut_of(layout, stages);
+        return xn::detail::cut_of(stages);
     };
     constexpr std::size_t part = xn::detail::kernel_fold_part_terms;
     // One level of 100000 terms: parts of `part` terms, the last one shorter.
@@ -556,7 +555,7 @@ TEST(fold_cut, depends_on_the_summed_sizes_only)
     std::vector<sum_stage<double>> nested(2);
     nested[0].levels.push_back({0, 100000, false});
     nested[1].levels.push_back({1, 3, false});
-    EXPECT_EQ(xn::detail::cut_of(layout, nested).parts, 1u);
+    EXPECT_EQ(xn::detail::cut_of(nested).parts, 1u);
 }
 
 namespace

@@ -1431,10 +1431,10 @@ namespace xt
             constexpr std::size_t kernel_fold_part_terms = std::size_t(1) << 15;
 
             template <class T>
-            inline fold_cut cut_of(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages)
+            inline fold_cut cut_of(const std::vector<sum_stage<T>>& stages)
             {
                 if (stages.size() != 1 || stages[0].empty_input || stages[0].levels.empty() ||
-                    stages[0].levels[0].phantom || layout.rank() == 0)
+                    stages[0].levels[0].phantom)
                 {
                     return {};
                 }
@@ -1464,7 +1464,7 @@ namespace xt
                     runner.run();
                 };
                 const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
-                const fold_cut cut = cut_of(layout, stages);
+                const fold_cut cut = cut_of(stages);
                 // A short innermost axis kept alone is not shared out: a thread would read every row of
                 // the input for one or two of its elements.
                 const bool share_results =
@@ -1494,10 +1494,14 @@ namespace xt
                     results *= layout.size(kept[d - 1]);
                 }
                 reused_buffer<T> partials(cut.parts * results);
-                std::vector<sum_stage<T>> part_stages = stages;
-                part_stages[0].has_initial = false;
                 const std::size_t first_axis = stages[0].levels[0].axis;
                 const std::size_t first_size = stages[0].levels[0].size;
+                // Every part but the last folds cut.length positions of the first level, the last the rest.
+                std::vector<sum_stage<T>> part_stages = stages;
+                part_stages[0].has_initial = false;
+                part_stages[0].levels[0].size = cut.length;
+                std::vector<sum_stage<T>> last_stages = part_stages;
+                last_stages[0].levels[0].size = first_size - (cut.parts - 1) * cut.length;
                 // Where there are threads, the parts and the blocks of results are shared out together:
                 // a block of results per thread, each in every part, one block after the other, so that a
                 // thread reads the memory of its own results.
@@ -1517,9 +1521,8 @@ namespace xt
                             block_of(t / cut.parts, result_blocks, layout.size(kept.front()));
                         part = part.block(kept.front(), range.begin, range.end);
                     }
-                    std::vector<sum_stage<T>> folds = part_stages;
-                    folds[0].levels[0].size = end - begin;
-                    run_on(part, folds, partials.data() + p * results);
+                    run_on(part, p + 1 == cut.parts ? last_stages : part_stages,
+                           partials.data() + p * results);
                 };
                 if (kernel_blocks(bytes, tasks) == 1)
                 {
