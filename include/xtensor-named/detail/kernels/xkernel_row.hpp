@@ -458,7 +458,7 @@ namespace xt
                         copies = true;
                     }
                 }
-                // A tile whose leaves are all read where they lie takes no buffer.
+                // Tiles that copy no leaf take no buffer.
                 if (copies)
                 {
                     m_buffer.emplace(slots * kernel_chunk<T>);
