@@ -220,6 +220,11 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         results.push_back(xn::eval(xn::sum(ni, {"c"})).expression());
         const auto f = xn::exp(ni - xn::amax(ni, {"c"}));
         results.push_back(xn::eval(f / xn::sum(f, {"c"})).expression());
+        // Softmaxes whose blocks are shared out (one parallel region for the evaluation), reading a
+        // reduction computed whole, in the tree and inside the sum: the first block computes it.
+        results.push_back(xn::eval(e / xn::sum(e, {"c"}) - xn::mean(nx)).expression());
+        const auto g = xn::exp(nx - xn::amax(nx, {"c"}) - xn::mean(nx, {"n", "c"}));
+        results.push_back(xn::eval(g / xn::sum(g, {"c"})).expression());
         results.push_back(xn::eval(xn::sum(nwide, {"n"})).expression());
         results.push_back(xn::eval(xn::sum(nnarrow * 2. - nnarrow, {"n"})).expression());
         return results;
@@ -250,6 +255,22 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         }
     }
     EXPECT_TRUE(kernel_oracle::within_ulps(two[4], by_loop, 1));
+}
+
+TEST(kernel_threads, evaluations_inside_a_share_stay_on_its_thread)
+{
+    const thread_limit two(2);
+    const std::size_t outside = xn::detail::kernel_thread_count();
+    EXPECT_EQ(outside, xn::detail::kernel_threads_enabled ? 2u : 1u);
+    std::vector<std::size_t> inside(3, 0);
+    xn::detail::for_each_share(3, 2,
+                               [&inside](std::size_t s) { inside[s] = xn::detail::kernel_thread_count(); });
+    EXPECT_EQ(inside, (std::vector<std::size_t>{1, 1, 1}));
+    EXPECT_EQ(xn::detail::kernel_thread_count(), outside);
+    // An exception from a share leaves it as it came.
+    EXPECT_THROW(xn::detail::for_each_share(2, 2, [](std::size_t) { throw std::runtime_error("share"); }),
+                 std::runtime_error);
+    EXPECT_EQ(xn::detail::kernel_thread_count(), outside);
 }
 
 TEST(kernel_threads, an_exception_from_a_users_functor_reaches_the_caller)

@@ -502,7 +502,15 @@ namespace xt
                                                                   static_cast<double>(bytes)));
                         const pending_reduction* into_output =
                             in_place ? rows_into_output(layout, out, span) : nullptr;
-                        run_blocks(layout, rows, step, run, into_output, reinterpret_cast<char*>(out));
+                        // The blocks are shared out among the threads where each takes one at least, after
+                        // the first (see run_blocks), and this evaluation is not inside another's block.
+                        const std::size_t blocks = (rows + step - 1) / step;
+                        const std::size_t shares =
+                            rows_of_this_block().empty() && blocks > kernel_thread_count()
+                                ? kernel_blocks(bytes, blocks - 1)
+                                : 1;
+                        run_blocks(layout, rows, step, shares, run, into_output,
+                                   reinterpret_cast<char*>(out));
                     }
                     for (const auto& pending : m_pending)
                     {
@@ -698,11 +706,17 @@ namespace xt
                     return true;
                 }
 
-                /// The blocks of run_by_blocks: rows [first, first + step) at a time, the temporaries'
-                /// rows computed first, those of deferred temporaries in the block's scratch memory, or
-                /// those of `into_output` in the output's rows (at `out`).
+                /**
+                 * The blocks of run_by_blocks: rows [first, first + step) at a time, the temporaries' rows
+                 * computed first, those of deferred temporaries in the block's scratch memory, or those of
+                 * `into_output` in the output's rows (at `out`). With `shares` above 1 the first block runs
+                 * alone on this thread, and computes whatever is computed once (the temporaries not read
+                 * by rows, those inside the reductions): the others only compute rows of their own, each
+                 * taken by the next of `shares` threads free.
+                 */
                 void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
-                                block_function<T, L> run, const pending_reduction* into_output, char* out)
+                                std::size_t shares, block_function<T, L> run,
+                                const pending_reduction* into_output, char* out)
                 {
                     std::size_t scratch_bytes = 0;
                     for (auto& pending : m_pending)
@@ -714,9 +728,29 @@ namespace xt
                                 &pending == into_output
                                     ? 0
                                     : block_scratch::rounded(step * pending.deferred->row_bytes());
+                            pending.in_scratch = true;
                             scratch_bytes += pending.scratch_bytes;
                         }
                     }
+                    const std::size_t blocks = (rows + step - 1) / step;
+                    const auto run_range = [&](std::size_t begin, std::size_t end) {
+                        run_block_range(layout, rows, step, begin, end, run, into_output, out, scratch_bytes);
+                    };
+                    if (shares <= 1)
+                    {
+                        run_range(0, blocks);
+                        return;
+                    }
+                    run_range(0, 1);
+                    for_each_share(blocks - 1, shares, [&](std::size_t b) { run_range(1 + b, 2 + b); });
+                }
+
+                /// Blocks [begin, end) of run_blocks on this thread, in scratch memory of its own.
+                void run_block_range(const kernel_layout& layout, std::size_t rows, std::size_t step,
+                                     std::size_t begin, std::size_t end, block_function<T, L> run,
+                                     const pending_reduction* into_output, char* out,
+                                     std::size_t scratch_bytes)
+                {
                     block_scratch scratch(scratch_bytes);
                     // An evaluation inside another's block (a lazy operand evaluated for a gather) adds its
                     // rows after the outer block's, and takes them away when it ends.
@@ -731,8 +765,9 @@ namespace xt
                             rows.resize(outer);
                         }
                     } const drop{computed, outer};
-                    for (std::size_t first = 0; first < rows; first += step)
+                    for (std::size_t b = begin; b < end; ++b)
                     {
+                        const std::size_t first = b * step;
                         const std::size_t last = std::min(rows, first + step);
                         computed.resize(outer);
                         char* free_scratch = scratch.data();
@@ -744,7 +779,6 @@ namespace xt
                                                ? out + first * pending.deferred->row_bytes()
                                                : free_scratch;
                                 pending.compute_in_scratch(first, last, at);
-                                pending.in_scratch = true;
                                 computed.push_back(deferred_rows{pending.deferred, first, last, at});
                                 free_scratch += pending.scratch_bytes;
                             }

@@ -15,7 +15,9 @@
 //
 // An evaluation is split into blocks of its outermost axis, one per thread, each block evaluated as a
 // whole evaluation of its own: every element is computed by the same instructions as on one thread, so
-// the values are the same bit for bit. Evaluations that move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES
+// the values are the same bit for bit. An evaluation by blocks of rows (kernel_collector::run_blocks)
+// shares out its blocks instead, each taken by the next thread free (for_each_share), and what runs
+// in a share stays on its thread. Evaluations that move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES
 // (the output and each operand read once) stay on one thread, where starting threads costs more than
 // it saves.
 
@@ -54,9 +56,21 @@ namespace xt
                 false;
 #endif
 
-            /// The number of threads an evaluation may use now: TBB's or OpenMP's limit, or 1.
+            /// Whether this thread runs a share of an evaluation that for_each_share shared out.
+            inline bool& kernel_in_share() noexcept
+            {
+                thread_local bool in_share = false;
+                return in_share;
+            }
+
+            /// The number of threads an evaluation may use now: TBB's or OpenMP's limit, or 1 inside a
+            /// share (see for_each_share).
             inline std::size_t kernel_thread_count() noexcept
             {
+                if (kernel_in_share())
+                {
+                    return 1;
+                }
 #if defined(XTENSOR_USE_TBB)
                 return static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
 #elif defined(XTENSOR_USE_OPENMP)
@@ -96,6 +110,42 @@ namespace xt
                 return kernel_block{begin, begin + share + (b < longer ? 1 : 0)};
             }
 
+#if defined(XTENSOR_USE_OPENMP) && !defined(XTENSOR_USE_TBB)
+            /// The first exception thrown inside an OpenMP region, which an exception cannot leave (the
+            /// program would end): kept, and rethrown once the region is done.
+            class region_failure
+            {
+            public:
+                template <class G>
+                void run(const G& g) noexcept
+                {
+                    try
+                    {
+                        g();
+                    }
+                    catch (...)
+                    {
+#pragma omp critical(xtensor_named_block_failure)
+                        if (!m_first)
+                        {
+                            m_first = std::current_exception();
+                        }
+                    }
+                }
+
+                void rethrow() const
+                {
+                    if (m_first)
+                    {
+                        std::rethrow_exception(m_first);
+                    }
+                }
+
+            private:
+                std::exception_ptr m_first;
+            };
+#endif
+
             /// Calls `f(b)` for every block b in [0, blocks), each on a thread of its own where there are
             /// threads; returns when all are done.
             template <class F>
@@ -110,34 +160,81 @@ namespace xt
                 tbb::parallel_for(
                     std::size_t(0), blocks, [&f](std::size_t b) { f(b); }, tbb::static_partitioner());
 #elif defined(XTENSOR_USE_OPENMP)
-                // An exception cannot leave an OpenMP region (the program would end): the first one
-                // thrown in a block is kept, and rethrown once every block is done.
                 const auto count = static_cast<long long>(blocks);
-                std::exception_ptr failure;
+                region_failure failure;
 #pragma omp parallel for schedule(static)
                 for (long long b = 0; b < count; ++b)
                 {
-                    try
-                    {
-                        f(static_cast<std::size_t>(b));
-                    }
-                    catch (...)
-                    {
-#pragma omp critical(xtensor_named_block_failure)
-                        if (!failure)
-                        {
-                            failure = std::current_exception();
-                        }
-                    }
+                    failure.run([&f, b] { f(static_cast<std::size_t>(b)); });
                 }
-                if (failure)
-                {
-                    std::rethrow_exception(failure);
-                }
+                failure.rethrow();
 #else
                 for (std::size_t b = 0; b < blocks; ++b)
                 {
                     f(b);
+                }
+#endif
+            }
+
+            /// Whether this thread runs a share of an evaluation: what runs there stays on this thread.
+            class in_share
+            {
+            public:
+                in_share() noexcept
+                {
+                    kernel_in_share() = true;
+                }
+
+                ~in_share()
+                {
+                    kernel_in_share() = m_outer;
+                }
+
+                in_share(const in_share&) = delete;
+                in_share& operator=(const in_share&) = delete;
+
+            private:
+                bool m_outer = kernel_in_share();
+            };
+
+            /**
+             * Calls `f(i)` for every i in [0, count) on at most `threads` threads, each i taken by the next
+             * thread free, in one parallel region; every evaluation that `f` starts stays on its thread.
+             * An evaluation shared out so starts its threads once, where each of its steps starting them
+             * would wait at as many barriers (on a busy core, a time slice each), and a thread that shares
+             * its core with another process takes fewer of the parts.
+             */
+            template <class F>
+            inline void for_each_share(std::size_t count, std::size_t threads, const F& f)
+            {
+                const auto run = [&f](std::size_t i)
+                {
+                    const in_share scope;
+                    f(i);
+                };
+                if (threads <= 1 || count <= 1)
+                {
+                    for (std::size_t i = 0; i < count; ++i)
+                    {
+                        run(i);
+                    }
+                    return;
+                }
+#if defined(XTENSOR_USE_TBB)
+                tbb::parallel_for(std::size_t(0), count, run, tbb::simple_partitioner());
+#elif defined(XTENSOR_USE_OPENMP)
+                const auto last = static_cast<long long>(count);
+                region_failure failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast <int>(threads))
+                for (long long i = 0; i < last; ++i)
+                {
+                    failure.run([&run, i] { run(static_cast<std::size_t>(i)); });
+                }
+                failure.rethrow();
+#else
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    run(i);
                 }
 #endif
             }
