@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -403,4 +404,126 @@ TEST(dims, describe_axis_gives_name_position_and_every_name_or_says_unnamed)
     EXPECT_EQ(xn::detail::describe_axis(names, 0), "axis 'n' (axis 0) of (n, ?, h)");
     EXPECT_EQ(xn::detail::describe_axis(names, 1), "unnamed axis 1 of (n, ?, h)");
     EXPECT_EQ(xn::detail::describe_axis(names, 2), "axis 'h' (axis 2) of (n, ?, h)");
+}
+
+// Names are interned (detail/core/xname_table.hpp): equal names are one string, wherever and whenever
+// they were made.
+
+TEST(interned_names, equal_names_are_one_string_and_copies_hold_it)
+{
+    const xn::dims a{"batch", "?", "channel"};
+    const xn::dims b(std::vector<std::string>{"channel", "batch", "?"});
+    EXPECT_EQ(&a[0], &b[1]);
+    EXPECT_EQ(&a[2], &b[0]);
+    EXPECT_EQ(&a[1], &b[2]);
+    EXPECT_EQ(&xn::dims::unnamed(2)[1], &a[1]);
+    const xn::dims copy = a;
+    EXPECT_EQ(&copy[2], &a[2]);
+    EXPECT_EQ(copy, a);
+    EXPECT_NE(a, b);
+}
+
+TEST(interned_names, names_made_after_others_leave_them_in_place)
+{
+    const xn::dims first{"made_first", "other"};
+    const std::string* const where = &first[0];
+    // Enough new names that the table grows many times.
+    std::vector<xn::dims> later;
+    for (int k = 0; k < 5000; ++k)
+    {
+        later.push_back(xn::dims{"later_" + std::to_string(k)});
+    }
+    EXPECT_EQ(&first[0], where);
+    EXPECT_EQ(first[0], "made_first");
+    EXPECT_EQ(&xn::dims{"made_first"}[0], where);
+    EXPECT_EQ(later[1234][0], "later_1234");
+    EXPECT_EQ(&xn::dims{"later_1234"}[0], &later[1234][0]);
+}
+
+TEST(interned_names, many_distinct_names_compare_by_name)
+{
+    // More names than a thread keeps at hand: most are looked up in the table again.
+    std::vector<std::string> names;
+    for (int k = 0; k < 1000; ++k)
+    {
+        names.push_back("n" + std::to_string(k * 7919 % 1000));
+    }
+    for (std::size_t k = 0; k + 1 < names.size(); ++k)
+    {
+        const xn::dims d{names[k], names[k + 1]};
+        EXPECT_EQ(d, xn::dims(std::vector<std::string>{names[k], names[k + 1]}));
+        EXPECT_NE(d, (xn::dims{names[k + 1], names[k]}));
+        EXPECT_EQ(d.index_of(names[k + 1]), 1);
+        EXPECT_EQ(d.to_string(), "(" + names[k] + ", " + names[k + 1] + ")");
+    }
+}
+
+TEST(interned_names, an_invalid_name_is_refused_every_time)
+{
+    for (int attempt = 0; attempt < 2; ++attempt)
+    {
+        XN_EXPECT_THROW_MSG((xn::dims{"x", "1x"}), xn::name_error,
+                            "xn::dims: invalid axis name '1x' at axis 1" + rule);
+    }
+}
+
+TEST(interned_names, dims_of_more_axes_than_are_held_in_place)
+{
+    std::vector<std::string> names;
+    for (int k = 0; k < 11; ++k)
+    {
+        names.push_back(k == 4 ? "?" : "axis" + std::to_string(k));
+    }
+    const xn::dims d(names);
+    ASSERT_EQ(d.size(), 11u);
+    EXPECT_EQ(d.names(), names);
+    EXPECT_EQ(std::vector<std::string>(d.begin(), d.end()), names);
+    EXPECT_EQ(d[10], "axis10");
+    EXPECT_FALSE(d.is_named(4));
+    EXPECT_EQ(d.index_of("axis9"), 9);
+    const xn::dims copy = d;
+    EXPECT_EQ(copy, d);
+    EXPECT_EQ(&copy[10], &d[10]);
+    EXPECT_EQ(xn::dims::unnamed(12).to_string(), "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    names[9] = "axis2";
+    XN_EXPECT_THROW_MSG(xn::dims{names}, xn::name_error,
+                        "xn::dims: name 'axis2' appears twice, at axes 2 and 9 of (axis0, axis1, axis2, "
+                        "axis3, ?, axis5, axis6, axis7, axis8, axis2, axis10)");
+}
+
+// Run under ThreadSanitizer by scripts/tsan.
+TEST(interned_names, threads_that_name_axes_at_once_agree)
+{
+    constexpr int threads = 4;
+    constexpr int count = 256;
+    // Each thread names the same axes in its own order (an odd step modulo a power of two), new names
+    // and ones met before mixed.
+    std::vector<std::vector<const std::string*>> seen(threads, std::vector<const std::string*>(count));
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t)
+    {
+        workers.emplace_back(
+            [t, &seen]
+            {
+                for (int i = 0; i < count; ++i)
+                {
+                    const int k = (i * (2 * t + 1) + 17 * t) % count;
+                    const xn::dims d{"shared_" + std::to_string(k), "?"};
+                    seen[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] = &d[0];
+                }
+            });
+    }
+    for (auto& worker : workers)
+    {
+        worker.join();
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        const xn::dims here{"shared_" + std::to_string(k)};
+        for (int t = 0; t < threads; ++t)
+        {
+            ASSERT_EQ(seen[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)], &here[0]) << k;
+        }
+        EXPECT_EQ(here[0], "shared_" + std::to_string(k));
+    }
 }

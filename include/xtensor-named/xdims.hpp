@@ -9,10 +9,12 @@
 #ifndef XTENSOR_NAMED_XDIMS_HPP
 #define XTENSOR_NAMED_XDIMS_HPP
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -20,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/core/xname_table.hpp"
 #include "xerrors.hpp"
 
 namespace xt
@@ -49,14 +52,13 @@ namespace xt
         {
         public:
 
+            class const_iterator;
             using value_type = std::string;
-            using container_type = std::vector<std::string>;
-            using const_iterator = container_type::const_iterator;
             using size_type = std::size_t;
 
             dims() = default;
             dims(std::initializer_list<std::string> names);
-            explicit dims(std::vector<std::string> names);
+            explicit dims(const std::vector<std::string>& names);
 
             /// `n` unnamed axes: `(?, ?, ...)`, the dims of a plain xtensor expression.
             static dims unnamed(std::size_t n);
@@ -77,23 +79,155 @@ namespace xt
             /// Whether every axis has a name.
             bool all_named() const noexcept;
 
-            const container_type& names() const noexcept;
+            /// The names, as a vector of strings.
+            std::vector<std::string> names() const;
             const_iterator begin() const noexcept;
             const_iterator end() const noexcept;
 
             /// `(?, channel, h, w)`; `()` for a scalar.
             std::string to_string() const;
 
+            friend bool operator==(const dims& lhs, const dims& rhs) noexcept;
+
         private:
 
-            void validate() const;
+            /// Interns `count` names, each checked, then looks for a name given twice.
+            void assign(const std::string* names, std::size_t count);
 
-            // Every operand, plan and result holds the dims of its axes, and none changes them once made:
-            // copies share one list (no copy of the names), and a scalar's list is no list at all.
-            std::shared_ptr<const container_type> m_names;
+            const detail::interned_name* data() const noexcept;
+
+            // Every operand, plan and result holds the dims of its axes: up to inline_rank names are held
+            // in place, so that making and copying dims allocates nothing, and comparing them compares
+            // pointers (names are interned, detail/core/xname_table.hpp).
+            static constexpr std::size_t inline_rank = 8;
+            std::size_t m_size = 0;
+            std::array<detail::interned_name, inline_rank> m_inline{};
+            std::shared_ptr<const std::vector<detail::interned_name>> m_more;
         };
 
-        bool operator==(const dims& lhs, const dims& rhs) noexcept;
+        /// An iterator over the names of a dims, as `const std::string&`.
+        class dims::const_iterator
+        {
+        public:
+
+            using iterator_category = std::random_access_iterator_tag;
+            using value_type = std::string;
+            using difference_type = std::ptrdiff_t;
+            using pointer = const std::string*;
+            using reference = const std::string&;
+
+            const_iterator() = default;
+
+            explicit const_iterator(const detail::interned_name* at) noexcept : m_at(at) {}
+
+            reference operator*() const noexcept
+            {
+                return **m_at;
+            }
+
+            pointer operator->() const noexcept
+            {
+                return *m_at;
+            }
+
+            reference operator[](difference_type n) const noexcept
+            {
+                return *m_at[n];
+            }
+
+            const_iterator& operator++() noexcept
+            {
+                ++m_at;
+                return *this;
+            }
+
+            const_iterator operator++(int) noexcept
+            {
+                const_iterator old = *this;
+                ++m_at;
+                return old;
+            }
+
+            const_iterator& operator--() noexcept
+            {
+                --m_at;
+                return *this;
+            }
+
+            const_iterator operator--(int) noexcept
+            {
+                const_iterator old = *this;
+                --m_at;
+                return old;
+            }
+
+            const_iterator& operator+=(difference_type n) noexcept
+            {
+                m_at += n;
+                return *this;
+            }
+
+            const_iterator& operator-=(difference_type n) noexcept
+            {
+                m_at -= n;
+                return *this;
+            }
+
+            friend const_iterator operator+(const_iterator it, difference_type n) noexcept
+            {
+                return it += n;
+            }
+
+            friend const_iterator operator+(difference_type n, const_iterator it) noexcept
+            {
+                return it += n;
+            }
+
+            friend const_iterator operator-(const_iterator it, difference_type n) noexcept
+            {
+                return it -= n;
+            }
+
+            friend difference_type operator-(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at - rhs.m_at;
+            }
+
+            friend bool operator==(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at == rhs.m_at;
+            }
+
+            friend bool operator!=(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at != rhs.m_at;
+            }
+
+            friend bool operator<(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at < rhs.m_at;
+            }
+
+            friend bool operator>(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at > rhs.m_at;
+            }
+
+            friend bool operator<=(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at <= rhs.m_at;
+            }
+
+            friend bool operator>=(const_iterator lhs, const_iterator rhs) noexcept
+            {
+                return lhs.m_at >= rhs.m_at;
+            }
+
+        private:
+
+            const detail::interned_name* m_at = nullptr;
+        };
+
         bool operator!=(const dims& lhs, const dims& rhs) noexcept;
         std::ostream& operator<<(std::ostream& out, const dims& d);
         std::string to_string(const dims& d);
@@ -214,65 +348,68 @@ namespace xt
          * implementation of dims    *
          *****************************/
 
-        inline dims::dims(std::initializer_list<std::string> names) : dims(std::vector<std::string>(names)) {}
-
-        inline dims::dims(std::vector<std::string> names)
+        inline dims::dims(std::initializer_list<std::string> names)
         {
-            if (!names.empty())
-            {
-                m_names = std::make_shared<const container_type>(std::move(names));
-            }
-            validate();
+            assign(names.begin(), names.size());
+        }
+
+        inline dims::dims(const std::vector<std::string>& names)
+        {
+            assign(names.data(), names.size());
         }
 
         inline dims dims::unnamed(std::size_t n)
         {
-            const auto make = [](std::size_t rank)
+            dims result;
+            detail::interned_name* at = result.m_inline.data();
+            if (n > inline_rank)
             {
-                dims result;
-                if (rank != 0)
-                {
-                    result.m_names = std::make_shared<const container_type>(rank, std::string(unnamed_axis));
-                }
-                return result;
-            };
-            // Every plain operand of a named operation is seen through these: the usual ranks are made
-            // once and shared, as the copies of any dims are.
-            static const std::array<dims, 9> usual = [&make]
-            {
-                std::array<dims, 9> all;
-                for (std::size_t rank = 0; rank < all.size(); ++rank)
-                {
-                    all[rank] = make(rank);
-                }
-                return all;
-            }();
-            return n < usual.size() ? usual[n] : make(n);
+                auto more = std::make_shared<std::vector<detail::interned_name>>(n);
+                at = more->data();
+                result.m_more = std::move(more);
+            }
+            std::fill(at, at + n, detail::interned_unnamed_axis());
+            result.m_size = n;
+            return result;
         }
 
-        inline void dims::validate() const
+        inline void dims::assign(const std::string* names, std::size_t count)
         {
+            detail::interned_name* at = m_inline.data();
+            if (count > inline_rank)
+            {
+                auto more = std::make_shared<std::vector<detail::interned_name>>(count);
+                at = more->data();
+                m_more = std::move(more);
+            }
             // Every name is checked before any duplicate is looked for: the duplicate message prints the
             // whole list, which must hold no unescaped control characters.
-            for (std::size_t i = 0; i < names().size(); ++i)
+            for (std::size_t i = 0; i < count; ++i)
             {
-                if (!is_valid_axis_name(names()[i]))
+                at[i] = detail::cached_name(names[i]);
+                if (at[i] == nullptr)
                 {
-                    detail::throw_name_error("dims", "invalid axis name ", detail::quoted(names()[i]),
-                                             " at axis ", i, detail::axis_name_rule);
+                    if (!is_valid_axis_name(names[i]))
+                    {
+                        detail::throw_name_error("dims", "invalid axis name ", detail::quoted(names[i]),
+                                                 " at axis ", i, detail::axis_name_rule);
+                    }
+                    at[i] = detail::intern(names[i]);
                 }
             }
-            for (std::size_t i = 0; i < names().size(); ++i)
+            m_size = count;
+            const detail::interned_name unnamed = detail::interned_unnamed_axis();
+            for (std::size_t i = 0; i < count; ++i)
             {
-                if (names()[i] == unnamed_axis)
+                if (at[i] == unnamed)
                 {
                     continue;
                 }
                 for (std::size_t j = 0; j < i; ++j)
                 {
-                    if (names()[j] == names()[i])
+                    if (at[j] == at[i])
                     {
-                        detail::throw_name_error("dims", "name ", detail::quoted(names()[i]),
+                        detail::throw_name_error("dims", "name ", detail::quoted(*at[i]),
                                                  " appears twice, at axes ", j, " and ", i, " of ",
                                                  to_string());
                     }
@@ -280,31 +417,37 @@ namespace xt
             }
         }
 
+        inline const detail::interned_name* dims::data() const noexcept
+        {
+            return m_more ? m_more->data() : m_inline.data();
+        }
+
         inline auto dims::size() const noexcept -> size_type
         {
-            return names().size();
+            return m_size;
         }
 
         inline bool dims::empty() const noexcept
         {
-            return names().empty();
+            return m_size == 0;
         }
 
         inline const std::string& dims::operator[](size_type i) const
         {
-            if (i >= names().size())
+            if (i >= m_size)
             {
                 detail::throw_name_error("dims", "axis ", i, " is out of range for ", to_string(),
                                          " of rank ", size());
             }
-            return names()[i];
+            return *data()[i];
         }
 
         inline std::ptrdiff_t dims::index_of(std::string_view name) const noexcept
         {
-            for (std::size_t i = 0; i < names().size(); ++i)
+            const detail::interned_name* names = data();
+            for (std::size_t i = 0; i < m_size; ++i)
             {
-                if (names()[i] == name)
+                if (*names[i] == name)
                 {
                     return static_cast<std::ptrdiff_t>(i);
                 }
@@ -324,7 +467,7 @@ namespace xt
 
         inline bool dims::all_named() const noexcept
         {
-            for (const auto& n : names())
+            for (const auto& n : *this)
             {
                 if (n == unnamed_axis)
                 {
@@ -334,32 +477,31 @@ namespace xt
             return true;
         }
 
-        inline auto dims::names() const noexcept -> const container_type&
+        inline std::vector<std::string> dims::names() const
         {
-            static const container_type none;
-            return m_names ? *m_names : none;
+            return std::vector<std::string>(begin(), end());
         }
 
         inline auto dims::begin() const noexcept -> const_iterator
         {
-            return names().begin();
+            return const_iterator(data());
         }
 
         inline auto dims::end() const noexcept -> const_iterator
         {
-            return names().end();
+            return const_iterator(data() + m_size);
         }
 
         inline std::string dims::to_string() const
         {
             std::string out = "(";
-            for (std::size_t i = 0; i < names().size(); ++i)
+            for (std::size_t i = 0; i < m_size; ++i)
             {
                 if (i != 0)
                 {
                     out += ", ";
                 }
-                out += names()[i];
+                out += *data()[i];
             }
             out += ")";
             return out;
@@ -367,8 +509,23 @@ namespace xt
 
         inline bool operator==(const dims& lhs, const dims& rhs) noexcept
         {
-            // Copies share their list: the same list needs no comparison of names.
-            return &lhs.names() == &rhs.names() || lhs.names() == rhs.names();
+            if (lhs.m_size != rhs.m_size)
+            {
+                return false;
+            }
+            const detail::interned_name* left = lhs.data();
+            const detail::interned_name* right = rhs.data();
+            for (std::size_t i = 0; i < lhs.m_size; ++i)
+            {
+                // Equal names are one pointer; the strings are compared only where the pointers differ,
+                // for dims made in another shared library, which has a table of its own where the
+                // library's symbols are hidden (as in Python modules).
+                if (left[i] != right[i] && *left[i] != *right[i])
+                {
+                    return false;
+                }
+            }
+            return true;
         }
 
         inline bool operator!=(const dims& lhs, const dims& rhs) noexcept
