@@ -509,7 +509,7 @@ namespace xt
                             rows_of_this_block().empty() && blocks > kernel_thread_count()
                                 ? kernel_blocks(bytes, blocks - 1)
                                 : 1;
-                        run_blocks(layout, rows, step, shares, run, into_output,
+                        run_blocks(layout, rows, step, blocks, shares, run, into_output,
                                    reinterpret_cast<char*>(out));
                     }
                     for (const auto& pending : m_pending)
@@ -707,7 +707,7 @@ namespace xt
                 }
 
                 /**
-                 * The blocks of run_by_blocks: rows [first, first + step) at a time, the temporaries' rows
+                 * The `blocks` of run_by_blocks: rows [first, first + step) at a time, the temporaries' rows
                  * computed first, those of deferred temporaries in the block's scratch memory, or those of
                  * `into_output` in the output's rows (at `out`). With `shares` above 1 the first block runs
                  * alone on this thread, and computes whatever is computed once (the temporaries not read
@@ -715,7 +715,7 @@ namespace xt
                  * taken by the next of `shares` threads free.
                  */
                 void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
-                                std::size_t shares, block_function<T, L> run,
+                                std::size_t blocks, std::size_t shares, block_function<T, L> run,
                                 const pending_reduction* into_output, char* out)
                 {
                     std::size_t scratch_bytes = 0;
@@ -732,7 +732,6 @@ namespace xt
                             scratch_bytes += pending.scratch_bytes;
                         }
                     }
-                    const std::size_t blocks = (rows + step - 1) / step;
                     const auto run_range = [&](std::size_t begin, std::size_t end) {
                         run_block_range(layout, rows, step, begin, end, run, into_output, out, scratch_bytes);
                     };
