@@ -94,6 +94,9 @@ namespace xt
             /// Interns `count` names, each checked, then looks for a name given twice.
             void assign(const std::string* names, std::size_t count);
 
+            /// Room for `count` names: in place, or a list of their own beyond inline_rank.
+            detail::interned_name* storage(std::size_t count);
+
             const detail::interned_name* data() const noexcept;
 
             // Every operand, plan and result holds the dims of its axes: up to inline_rank names are held
@@ -361,13 +364,7 @@ namespace xt
         inline dims dims::unnamed(std::size_t n)
         {
             dims result;
-            detail::interned_name* at = result.m_inline.data();
-            if (n > inline_rank)
-            {
-                auto more = std::make_shared<std::vector<detail::interned_name>>(n);
-                at = more->data();
-                result.m_more = std::move(more);
-            }
+            detail::interned_name* at = result.storage(n);
             std::fill(at, at + n, detail::interned_unnamed_axis());
             result.m_size = n;
             return result;
@@ -375,13 +372,7 @@ namespace xt
 
         inline void dims::assign(const std::string* names, std::size_t count)
         {
-            detail::interned_name* at = m_inline.data();
-            if (count > inline_rank)
-            {
-                auto more = std::make_shared<std::vector<detail::interned_name>>(count);
-                at = more->data();
-                m_more = std::move(more);
-            }
+            detail::interned_name* at = storage(count);
             // Every name is checked before any duplicate is looked for: the duplicate message prints the
             // whole list, which must hold no unescaped control characters.
             for (std::size_t i = 0; i < count; ++i)
@@ -415,6 +406,18 @@ namespace xt
                     }
                 }
             }
+        }
+
+        inline detail::interned_name* dims::storage(std::size_t count)
+        {
+            if (count <= inline_rank)
+            {
+                return m_inline.data();
+            }
+            auto more = std::make_shared<std::vector<detail::interned_name>>(count);
+            detail::interned_name* at = more->data();
+            m_more = std::move(more);
+            return at;
         }
 
         inline const detail::interned_name* dims::data() const noexcept

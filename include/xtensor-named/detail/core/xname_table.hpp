@@ -70,6 +70,13 @@ namespace xt
                 return cache;
             }
 
+            /// The slot of this thread's cache that a name of `hash` takes.
+            inline name_cache_slot& name_cache_slot_of(std::uint64_t hash) noexcept
+            {
+                auto& cache = thread_name_cache();
+                return cache[hash % cache.size()];
+            }
+
             struct name_table
             {
                 std::mutex lock;
@@ -87,7 +94,7 @@ namespace xt
             inline interned_name cached_name(std::string_view name) noexcept
             {
                 const std::uint64_t hash = name_hash(name);
-                const name_cache_slot& slot = thread_name_cache()[hash % 64];
+                const name_cache_slot& slot = name_cache_slot_of(hash);
                 return slot.name != nullptr && slot.hash == hash && *slot.name == name ? slot.name : nullptr;
             }
 
@@ -100,7 +107,7 @@ namespace xt
                     found = &*table.names.emplace(name).first;
                 }
                 const std::uint64_t hash = name_hash(name);
-                thread_name_cache()[hash % 64] = name_cache_slot{hash, found};
+                name_cache_slot_of(hash) = name_cache_slot{hash, found};
                 return found;
             }
 
