@@ -13,7 +13,9 @@
 // std::vector axis maps of xn::broadcast_plan).
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -191,4 +193,24 @@ TEST(allocations, dims_of_names_met_before_share_their_names)
         EXPECT_TRUE(none.empty());
     };
     EXPECT_EQ(allocations_of(make_scalar_dims), 0u);
+}
+
+// A reduction by name on an operand without labels allocates nothing: its reducer holds the list of its
+// axes in place. Its evaluation allocates the result's elements and the kernels' description of the
+// sums.
+TEST(allocations, a_reduction_by_name_allocates_nothing)
+{
+    const auto a = xn::name(grid, {"i", "j"});
+    const std::vector<std::string> both{"i", "j"};
+    {
+        const auto first = xn::sum(a, "j");
+        static_cast<void>(first);
+    }
+    EXPECT_EQ(allocations_of_operation([&] { return xn::sum(a, "j"); }, xn::dims({"i"})), 0u);
+    EXPECT_EQ(allocations_of_operation([&] { return xn::amax(a, both); }, xn::dims()), 0u);
+    EXPECT_EQ(allocations_of_operation([&] { return xn::mean(a); }, xn::dims()), 0u);
+    const auto s = xn::eval(xn::sum(a, "j"));
+    EXPECT_LE(allocations_of([&] { static_cast<void>(xn::eval(xn::sum(a, "j"))); }), 3u);
+    EXPECT_EQ(s.dims(), xn::dims({"i"}));
+    EXPECT_EQ(s.expression(), (xt::xtensor<double, 1>{5., 5., 5., 5.}));
 }

@@ -383,6 +383,35 @@ TEST(dims, copies_are_equal_and_independent)
 // Printing
 // ========
 
+TEST(dims, without_keeps_the_unflagged_axes_in_their_order)
+{
+    const xn::dims d{"batch", "?", "h", "w"};
+    const std::vector<bool> drop_h{false, false, true, false};
+    const xn::dims kept = d.without(drop_h);
+    EXPECT_EQ(kept, xn::dims({"batch", "?", "w"}));
+    EXPECT_EQ(&kept[2], &d[3]);
+    EXPECT_EQ(d.without(std::vector<bool>(4, true)), xn::dims());
+    EXPECT_EQ(d.without(std::vector<bool>(4, false)), d);
+    // Beyond the names held in place, and back within them.
+    std::vector<std::string> names;
+    std::vector<bool> every_other;
+    for (int k = 0; k < 12; ++k)
+    {
+        names.push_back("axis" + std::to_string(k));
+        every_other.push_back(k % 2 == 1);
+    }
+    const xn::dims wide(names);
+    EXPECT_EQ(wide.without(every_other), xn::dims({"axis0", "axis2", "axis4", "axis6", "axis8", "axis10"}));
+    std::vector<bool> three(12, false);
+    three[0] = three[5] = three[11] = true;
+    const xn::dims most = wide.without(three);
+    EXPECT_EQ(most.to_string(), "(axis1, axis2, axis3, axis4, axis6, axis7, axis8, axis9, axis10)");
+    EXPECT_EQ(&most[8], &wide[10]);
+    XN_EXPECT_THROW_MSG(
+        d.without(std::vector<bool>(3, false)), xn::name_error,
+        "xn::dims: without takes one flag per axis, and has 3 for the 4 axes of (batch, ?, h, w)");
+}
+
 TEST(dims, to_string_lists_the_names_in_parentheses)
 {
     EXPECT_EQ((xn::dims{"?", "channel", "h", "w"}).to_string(), "(?, channel, h, w)");

@@ -84,6 +84,11 @@ namespace xt
             const_iterator begin() const noexcept;
             const_iterator end() const noexcept;
 
+            /// The axes whose flag in `removed` (one per axis) is false, in their order: what a reduction
+            /// over the others keeps. Allocates nothing up to inline_rank axes.
+            template <class Flags>
+            dims without(const Flags& removed) const;
+
             /// `(?, channel, h, w)`; `()` for a scalar.
             std::string to_string() const;
 
@@ -406,6 +411,33 @@ namespace xt
                     }
                 }
             }
+        }
+
+        template <class Flags>
+        inline dims dims::without(const Flags& removed) const
+        {
+            if (static_cast<std::size_t>(removed.size()) != m_size)
+            {
+                detail::throw_name_error("dims", "without takes one flag per axis, and has ", removed.size(),
+                                         " for the ", m_size, " axes of ", to_string());
+            }
+            std::size_t count = 0;
+            for (std::size_t i = 0; i < m_size; ++i)
+            {
+                count += removed[i] ? 0 : 1;
+            }
+            dims result;
+            detail::interned_name* at = result.storage(count);
+            const detail::interned_name* names = data();
+            for (std::size_t i = 0; i < m_size; ++i)
+            {
+                if (!removed[i])
+                {
+                    *at++ = names[i];
+                }
+            }
+            result.m_size = count;
+            return result;
         }
 
         inline detail::interned_name* dims::storage(std::size_t count)

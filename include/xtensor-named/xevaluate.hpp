@@ -221,15 +221,11 @@ namespace xt
             {
                 using container = detail::container_for_t<typename std::decay_t<E>::expression_type>;
                 using strategy = typename std::decay_t<E>::strategy_type;
-                container out;
-                detail::evaluate_into(out, e.expression());
-                return xnamed<container, strategy>(std::move(out), e.metadata());
+                return xnamed<container, strategy>(detail::evaluated(e.expression()), e.metadata());
             }
             else if constexpr (xt::is_xexpression<std::decay_t<E>>::value)
             {
-                detail::container_for_t<E> out;
-                detail::evaluate_into(out, e);
-                return out;
+                return detail::evaluated(e);
             }
             else
             {

@@ -75,7 +75,8 @@ namespace xt
             if constexpr (named)
             {
                 return detail::reduce_by_names("dot", detail::sum_reducer{},
-                                               std::forward<A>(a) * std::forward<B>(b), &axes, false);
+                                               std::forward<A>(a) * std::forward<B>(b),
+                                               {axes.data(), axes.size()}, false);
             }
             else
             {

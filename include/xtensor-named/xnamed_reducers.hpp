@@ -45,26 +45,36 @@ namespace xt
     {
         namespace detail
         {
-            /// The axes to reduce, in increasing order, and the metadata of the axes that stay.
+            /// The axes a reducer reduces, in increasing order: held in place up to four, so that the reducer
+            /// and the kernels' copies of it allocate nothing for them.
+            using reduced_axes = xt::dynamic_shape<std::size_t>;
+
+            /// The axes to reduce, and the metadata of the axes that stay.
             struct reduction
             {
-                std::vector<std::size_t> axes;
+                reduced_axes axes;
                 axes_metadata kept;
             };
 
+            /// The names of the axes a reduction takes: `count` names from `first`, or every axis.
+            struct reduced_names
+            {
+                const std::string* first = nullptr;
+                std::size_t count = 0;
+                bool every_axis = false;
+            };
+
             /**
-             * Finds `names` in `source` (every axis when `names` is nullptr): xn::name_error for an unknown,
-             * unnamed or repeated name; and, when the reduction has no value for no elements (amax, amin),
-             * xn::shape_error for an empty axis.
+             * Finds `names` in `source`: xn::name_error for an unknown, unnamed or repeated name; and, when
+             * the reduction has no value for no elements (amax, amin), xn::shape_error for an empty axis.
              */
             template <class Shape>
             reduction plan_reduction(std::string_view operation, const axes_metadata& source,
-                                     const Shape& shape, const std::vector<std::string>* names,
-                                     bool needs_elements);
+                                     const Shape& shape, reduced_names names, bool needs_elements);
 
             template <class F, class E>
-            auto reduce_by_names(std::string_view operation, F&& make, E&& e,
-                                 const std::vector<std::string>* names, bool needs_elements);
+            auto reduce_by_names(std::string_view operation, F&& make, E&& e, reduced_names names,
+                                 bool needs_elements);
 
             /// One axis name, as xarray's a.sum("h") and PyTorch's t.sum("h") take it: a string literal, a
             /// std::string or a std::string_view. (A braced list is deduced as none, and goes to the list.)
@@ -78,16 +88,16 @@ namespace xt
 
             template <class Shape>
             inline reduction plan_reduction(std::string_view operation, const axes_metadata& source,
-                                            const Shape& shape, const std::vector<std::string>* names,
-                                            bool needs_elements)
+                                            const Shape& shape, reduced_names names, bool needs_elements)
             {
                 const named::dims& dims = source.names;
-                std::vector<bool> reduced(dims.size(), false);
+                xt::svector<bool, 8> reduced(dims.size(), false);
                 reduction result;
-                const std::size_t count = names != nullptr ? names->size() : dims.size();
+                const std::size_t count = names.every_axis ? dims.size() : names.count;
+                result.axes.reserve(count);
                 for (std::size_t n = 0; n < count; ++n)
                 {
-                    const std::size_t axis = names != nullptr ? axis_of(operation, dims, (*names)[n]) : n;
+                    const std::size_t axis = names.every_axis ? n : axis_of(operation, dims, names.first[n]);
                     if (reduced[axis])
                     {
                         throw_name_error(operation, describe_axis(dims, axis), " is listed twice");
@@ -102,23 +112,28 @@ namespace xt
                     result.axes.push_back(axis);
                 }
                 std::sort(result.axes.begin(), result.axes.end());
+                named::dims kept = dims.without(reduced);
+                if (source.coords.empty())
+                {
+                    // Nothing to carry but the names: no map of the kept axes to build.
+                    result.kept = axes_metadata{std::move(kept), {}};
+                    return result;
+                }
                 axis_map from;
-                std::vector<std::string> kept_names;
                 for (std::size_t i = 0; i < dims.size(); ++i)
                 {
                     if (!reduced[i])
                     {
                         from.push_back(static_cast<std::int64_t>(i));
-                        kept_names.push_back(dims[i]);
                     }
                 }
-                result.kept = select_axes(source, from, named::dims(std::move(kept_names)));
+                result.kept = select_axes(source, from, std::move(kept));
                 return result;
             }
 
             template <class F, class E>
-            inline auto reduce_by_names(std::string_view operation, F&& make, E&& e,
-                                        const std::vector<std::string>* names, bool needs_elements)
+            inline auto reduce_by_names(std::string_view operation, F&& make, E&& e, reduced_names names,
+                                        bool needs_elements)
             {
                 static_assert(
                     is_named_expression_v<E> || any_refused_v<E>,
@@ -142,7 +157,7 @@ namespace xt
         {
             /// The reducer of fold F over `axes` of e, starting from F's identity element.
             template <class F, class E>
-            inline auto fold_reducer(E&& e, std::vector<std::size_t>&& axes)
+            inline auto fold_reducer(E&& e, reduced_axes&& axes)
             {
                 using value_type = typename std::decay_t<E>::value_type;
                 return xt::reduce(xt::make_xreducer_functor(
@@ -152,7 +167,7 @@ namespace xt
 
             /// The number of elements that a reduction over `axes` of `shape` takes into each result.
             template <class S>
-            inline std::size_t reduced_count(const S& shape, const std::vector<std::size_t>& axes)
+            inline std::size_t reduced_count(const S& shape, const reduced_axes& axes)
             {
                 std::size_t count = 1;
                 for (std::size_t axis : axes)
@@ -169,7 +184,7 @@ namespace xt
             struct sum_reducer
             {
                 template <class E>
-                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                auto operator()(E&& e, reduced_axes&& axes) const
                 {
                     return xt::sum(std::forward<E>(e), std::move(axes));
                 }
@@ -178,7 +193,7 @@ namespace xt
             struct prod_reducer
             {
                 template <class E>
-                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                auto operator()(E&& e, reduced_axes&& axes) const
                 {
                     return xt::prod(std::forward<E>(e), std::move(axes));
                 }
@@ -188,7 +203,7 @@ namespace xt
             struct fold_reducer_of
             {
                 template <class E>
-                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                auto operator()(E&& e, reduced_axes&& axes) const
                 {
                     return fold_reducer<F>(std::forward<E>(e), std::move(axes));
                 }
@@ -202,7 +217,7 @@ namespace xt
             struct mean_reducer
             {
                 template <class E>
-                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                auto operator()(E&& e, reduced_axes&& axes) const
                 {
                     using result_type = mean_type<typename std::decay_t<E>::value_type>;
                     // A prvalue: the xfunction owns it (an lvalue would be held by reference).
@@ -214,7 +229,7 @@ namespace xt
             struct nansum_reducer
             {
                 template <class E>
-                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                auto operator()(E&& e, reduced_axes&& axes) const
                 {
                     return xt::sum(own_function<nan_to_zero_fun>(std::forward<E>(e)), std::move(axes));
                 }
@@ -223,7 +238,7 @@ namespace xt
             struct nanmean_reducer
             {
                 template <class E>
-                auto operator()(E&& e, std::vector<std::size_t>&& axes) const
+                auto operator()(E&& e, reduced_axes&& axes) const
                 {
                     using value_type = typename std::decay_t<E>::value_type;
                     if constexpr (std::is_floating_point<value_type>::value)
@@ -265,21 +280,21 @@ namespace xt
     template <class E>                                                                                       \
     inline auto NAME(E&& e, const std::vector<std::string>& axes)                                            \
     {                                                                                                        \
-        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), &axes,           \
-                                       NEEDS_ELEMENTS);                                                      \
+        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e),                  \
+                                       {axes.data(), axes.size()}, NEEDS_ELEMENTS);                          \
     }                                                                                                        \
     template <class E, class N, detail::enable_one_name_t<N> = 0>                                            \
     inline auto NAME(E&& e, const N& axis)                                                                   \
     {                                                                                                        \
-        const std::vector<std::string> axes{std::string(std::string_view(axis))};                            \
-        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), &axes,           \
+        const std::string name{std::string_view(axis)};                                                      \
+        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), {&name, 1},      \
                                        NEEDS_ELEMENTS);                                                      \
     }                                                                                                        \
     template <class E>                                                                                       \
     inline auto NAME(E&& e)                                                                                  \
     {                                                                                                        \
-        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), nullptr,         \
-                                       NEEDS_ELEMENTS);                                                      \
+        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e),                  \
+                                       {nullptr, 0, true}, NEEDS_ELEMENTS);                                  \
     }
 
         XTENSOR_NAMED_REDUCER(sum, false)

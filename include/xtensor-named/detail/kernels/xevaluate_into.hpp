@@ -207,19 +207,12 @@ namespace xt
                 }
             }
 
-            /// Read-only elements kept alive by a shared owner.
-            template <class T>
-            using shared_buffer_t =
-                xt::xbuffer_adaptor<const T*, xt::no_ownership, std::shared_ptr<const void>>;
-
-            /// The container for a shape type, and its read-only twin over shared elements.
+            /// The container for a shape type.
             template <class Shape, std::ptrdiff_t N = xt::static_dimension<Shape>::value>
             struct container_for_shape
             {
                 template <class T>
                 using type = xt::xtensor<T, static_cast<std::size_t>(N)>;
-                template <class T>
-                using shared = xt::xtensor_adaptor<shared_buffer_t<T>, static_cast<std::size_t>(N)>;
             };
 
             template <class Shape>
@@ -227,9 +220,6 @@ namespace xt
             {
                 template <class T>
                 using type = xt::xarray<T>;
-                template <class T>
-                using shared = xt::xarray_adaptor<shared_buffer_t<T>, xt::layout_type::row_major,
-                                                  typename xt::xarray<T>::shape_type>;
             };
 
             /// The container `eval` makes for the xtensor expression `E`: an xt::xtensor where the rank is
@@ -239,32 +229,18 @@ namespace xt
             using container_for_t = typename container_for_shape<
                 typename std::decay_t<E>::shape_type>::template type<typename std::decay_t<E>::value_type>;
 
-            /// `e` evaluated into a new container.
+            /// `e` evaluated into a new container, made at its shape (an empty xt::xarray would hold one
+            /// element first); the operation named in an overflow message is xn::eval's.
             template <class E>
             container_for_t<E> evaluated(const E& e)
             {
-                container_for_t<E> out;
-                evaluate_into(out, e);
+                using container = container_for_t<E>;
+                const auto& shape = e.shape();
+                check_extent("eval", "the result", shape, sizeof(typename container::value_type));
+                auto out = container::from_shape(
+                    xtl::forward_sequence<typename container::shape_type, decltype(shape)>(shape));
+                evaluate_in_place(out, e);
                 return out;
-            }
-
-            /// The read-only twin of container_for_t<E>, whose elements its copies share.
-            template <class E>
-            using shared_container_for_t = typename container_for_shape<
-                typename std::decay_t<E>::shape_type>::template shared<typename std::decay_t<E>::value_type>;
-
-            /**
-             * `e` evaluated once into a container that copies share. An expression that owns a temporary
-             * (a reduction inside an operation) is copied wherever it is used twice, as a softmax uses
-             * exp(x - max) twice, and copying the temporary's elements would cost as much as writing them.
-             */
-            template <class E>
-            shared_container_for_t<E> shared_evaluated(const E& e)
-            {
-                auto owner = std::make_shared<container_for_t<E>>(evaluated(e));
-                shared_buffer_t<typename container_for_t<E>::value_type> elements(
-                    owner->data(), owner->size(), std::shared_ptr<const void>(owner));
-                return shared_container_for_t<E>(std::move(elements), owner->shape());
             }
 
             /**
