@@ -380,9 +380,6 @@ TEST(dims, copies_are_equal_and_independent)
     EXPECT_EQ(d, (xn::dims{"c"}));
 }
 
-// Printing
-// ========
-
 TEST(dims, without_keeps_the_unflagged_axes_in_their_order)
 {
     const xn::dims d{"batch", "?", "h", "w"};
@@ -411,6 +408,9 @@ TEST(dims, without_keeps_the_unflagged_axes_in_their_order)
         d.without(std::vector<bool>(3, false)), xn::name_error,
         "xn::dims: without takes one flag per axis, and has 3 for the 4 axes of (batch, ?, h, w)");
 }
+
+// Printing
+// ========
 
 TEST(dims, to_string_lists_the_names_in_parentheses)
 {
