@@ -14,6 +14,8 @@
 //   assign_built   xn::assign of the built `(na - nr) * nk`      / xt::noalias(o) = (a - r) * k[:, newaxis]
 //   chain          building and assigning `(na - nr) * nk`      / the same, built each time
 //   sum            xn::eval(xn::sum(na, "j"))                   / xt::eval(xt::sum(a, {1}))
+//   crossover_*    one evaluation of a built xtensor expression by the kernels and by xtensor's assignment,
+//                  on (side, side) grids of 16 to 1,024 elements: where the short path ends
 // Each at (4, 3) and, for chain and sum, at 1, 12, 100, 1,000 and 10,000 elements (the second argument),
 // so that the size where the fixed cost stops deciding shows. bench_small.py times numpy and PyTorch on
 // the same shapes.
@@ -201,6 +203,72 @@ namespace
         }
     }
 
+    /// The kernels against xtensor's assignment on one evaluation of a built expression, a square
+    /// (side, side) grid: where the short path's sizes (detail/kernels/xshort_path.hpp) come from.
+    template <class Make>
+    void crossover(benchmark::State& state, bool kernels, Make make)
+    {
+        const auto side = static_cast<std::size_t>(state.range(0));
+        xt::xtensor<double, 2> a = xt::xtensor<double, 2>::from_shape({side, side});
+        for (std::size_t e = 0; e < a.size(); ++e)
+        {
+            a.flat(e) = 0.5 + static_cast<double>(e % 7);
+        }
+        xt::xtensor<double, 1> r = xt::view(a, 0, xt::all());
+        xt::xtensor<double, 1> k = xt::view(a, xt::all(), 1);
+        const auto e = make(a, r, k);
+        auto out = xt::eval(e);
+        for (auto _ : state)
+        {
+            if (kernels)
+            {
+                xn::detail::try_kernel_assign(out, e);
+            }
+            else
+            {
+                xt::noalias(out) = e;
+            }
+            benchmark::DoNotOptimize(out.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    /// Each crossover case, by the kernels and by xtensor's assignment; a case reads what it names.
+#define XTENSOR_NAMED_CROSSOVER(NAME, ...)                                                                   \
+    const auto NAME##_make = [](const auto& a, const auto& r, const auto& k)                                 \
+    {                                                                                                        \
+        static_cast<void>(a);                                                                                \
+        static_cast<void>(r);                                                                                \
+        static_cast<void>(k);                                                                                \
+        return __VA_ARGS__;                                                                                  \
+    };                                                                                                       \
+    void NAME##_kernels(benchmark::State& state)                                                             \
+    {                                                                                                        \
+        crossover(state, true, NAME##_make);                                                                 \
+    }                                                                                                        \
+    void NAME##_xtensor(benchmark::State& state)                                                             \
+    {                                                                                                        \
+        crossover(state, false, NAME##_make);                                                                \
+    }
+
+    // Steppers: xtensor's slowest loop, a broadcast operand.
+    XTENSOR_NAMED_CROSSOVER(crossover_chain, (a - r) * xt::view(k, xt::all(), xt::newaxis()))
+    // xtensor's SIMD loop over contiguous elements.
+    XTENSOR_NAMED_CROSSOVER(crossover_add, a + a * 0.5)
+    XTENSOR_NAMED_CROSSOVER(crossover_sum_inner, xt::sum(a, {1}))
+    XTENSOR_NAMED_CROSSOVER(crossover_sum_outer, xt::sum(a, {0}))
+    XTENSOR_NAMED_CROSSOVER(crossover_sum_chain,
+                            xt::sum((a - r) * xt::view(k, xt::all(), xt::newaxis()), {1}))
+#undef XTENSOR_NAMED_CROSSOVER
+
+    void sides(benchmark::internal::Benchmark* b)
+    {
+        for (const long side : {4, 6, 8, 11, 16, 32})
+        {
+            b->Arg(side);
+        }
+    }
+
     void sizes(benchmark::internal::Benchmark* b)
     {
         for (const long elements : {1, 12, 100, 1000, 10000})
@@ -219,3 +287,13 @@ BENCHMARK(chain_named)->Apply(sizes);
 BENCHMARK(chain_xtensor)->Apply(sizes);
 BENCHMARK(sum_named)->Apply(sizes);
 BENCHMARK(sum_xtensor)->Apply(sizes);
+BENCHMARK(crossover_chain_kernels)->Apply(sides);
+BENCHMARK(crossover_chain_xtensor)->Apply(sides);
+BENCHMARK(crossover_add_kernels)->Apply(sides);
+BENCHMARK(crossover_add_xtensor)->Apply(sides);
+BENCHMARK(crossover_sum_inner_kernels)->Apply(sides);
+BENCHMARK(crossover_sum_inner_xtensor)->Apply(sides);
+BENCHMARK(crossover_sum_outer_kernels)->Apply(sides);
+BENCHMARK(crossover_sum_outer_xtensor)->Apply(sides);
+BENCHMARK(crossover_sum_chain_kernels)->Apply(sides);
+BENCHMARK(crossover_sum_chain_xtensor)->Apply(sides);

@@ -24,6 +24,7 @@
 #include "../core/xextent.hpp"
 #include "xdeferred.hpp"
 #include "xkernel_assign.hpp"
+#include "xshort_path.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp. xtensor's own assignment, where the kernels do not
 // cover an expression, reaches xsimd's math functions from here.
@@ -111,10 +112,11 @@ namespace xt
                 return true;
             }
 
-            /// Writes the elements of `e` into `out`, which has its shape: the kernels where they cover
-            /// `e`, xtensor's assignment elsewhere.
+            /// Writes the elements of `e` into `out`, which has its shape: xtensor's assignment where `e`
+            /// is small (the short path), else the kernels where they cover `e`, xtensor's assignment
+            /// elsewhere. `fresh`: `out` is a result just made, which no operand reads.
             template <class C, class E>
-            void evaluate_in_place(C& out, const E& e)
+            void evaluate_in_place(C& out, const E& e, bool fresh)
             {
                 if constexpr (is_xreducer<std::decay_t<E>>::value)
                 {
@@ -135,10 +137,11 @@ namespace xt
                         return;
                     }
                 }
-                if (!try_kernel_assign(out, e))
+                const bool short_path = takes_short_path(out, e, fresh);
+                if (short_path || !try_kernel_assign(out, e))
                 {
                     compute_deferred_operands(e);
-                    assign_by_xtensor(out, e);
+                    assign_by_xtensor(out, e, short_path);
                 }
             }
 
@@ -156,11 +159,11 @@ namespace xt
                 if constexpr (!is_resizable_output_v<C>)
                 {
                     // A view keeps the shape it has: xtensor broadcasts into it, or refuses.
-                    evaluate_in_place(out, e);
+                    evaluate_in_place(out, e, false);
                 }
                 else if (equal_shapes(out.shape(), shape))
                 {
-                    evaluate_in_place(out, e);
+                    evaluate_in_place(out, e, false);
                 }
                 else
                 {
@@ -172,7 +175,7 @@ namespace xt
                     fresh_type fresh;
                     fresh.resize(
                         xtl::forward_sequence<typename fresh_type::shape_type, decltype(shape)>(shape));
-                    evaluate_in_place(fresh, e);
+                    evaluate_in_place(fresh, e, true);
                     if constexpr (is_owning_container<output_type>::value)
                     {
                         out = std::move(fresh);
@@ -239,7 +242,7 @@ namespace xt
                 check_extent("eval", "the result", shape, sizeof(typename container::value_type));
                 auto out = container::from_shape(
                     xtl::forward_sequence<typename container::shape_type, decltype(shape)>(shape));
-                evaluate_in_place(out, e);
+                evaluate_in_place(out, e, true);
                 return out;
             }
 
@@ -289,7 +292,7 @@ namespace xt
                         size *= n;
                     }
                     auto out = xt::adapt(rows, size, xt::no_ownership(), m_shape);
-                    evaluate_in_place(out, m_expression);
+                    evaluate_in_place(out, m_expression, true);
                 }
 
                 bool by_rows() const override
@@ -379,6 +382,11 @@ namespace xt
                     std::call_once(m_prepared,
                                    [this]
                                    {
+                                       if (is_short_reduction(m_expression))
+                                       {
+                                           // Computed whole, as the same reduction is anywhere.
+                                           return;
+                                       }
                                        auto job = std::make_unique<job_type>(m_expression);
                                        if (job->covered())
                                        {

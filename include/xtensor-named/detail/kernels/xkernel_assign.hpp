@@ -30,6 +30,7 @@
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_loops.hpp"
+#include "xshort_path.hpp"
 
 #ifndef XTENSOR_NAMED_BLOCK_BYTES
 // A tree with reducers among its leaves is evaluated in blocks of rows that move about this many bytes
@@ -314,11 +315,15 @@ namespace xt
                 {
                     using value_type = typename R::value_type;
                     auto temporary = std::make_shared<xt::xarray<value_type>>();
+                    // A small one is computed whole, as the same reduction is anywhere (xshort_path.hpp).
+                    const bool short_path = is_short_reduction(reducer);
                     if constexpr (is_kernel_lane_v<value_type> &&
                                   kernel_reduction<value_type, std::decay_t<R>>::supported)
                     {
-                        auto job = std::make_shared<const kernel_reduction_job<value_type, R>>(reducer);
-                        if (job->covered())
+                        auto job = short_path
+                                       ? nullptr
+                                       : std::make_shared<const kernel_reduction_job<value_type, R>>(reducer);
+                        if (job && job->covered())
                         {
                             const kernel_sizes& shape = job->shape();
                             temporary->resize(
@@ -349,10 +354,14 @@ namespace xt
                             return;
                         }
                     }
-                    if (!try_kernel_assign(*temporary, reducer))
+                    if (short_path)
+                    {
+                        temporary->resize(reducer.shape());
+                    }
+                    if (short_path || !try_kernel_assign(*temporary, reducer))
                     {
                         compute_deferred_operands(reducer);
-                        assign_by_xtensor(*temporary, reducer);
+                        assign_by_xtensor(*temporary, reducer, short_path);
                     }
                     add_temporary(std::move(temporary));
                 }

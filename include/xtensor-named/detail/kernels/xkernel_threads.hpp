@@ -241,25 +241,29 @@ namespace xt
 
             /**
              * `xt::noalias(out) = e` for an `out` of `e`'s shape: xtensor's assignment, where the kernels
-             * do not cover `e`. Under OpenMP xtensor assigns an expression without a SIMD form (one that
-             * calls a user's functor, through xn::apply) in a parallel region, which an exception from the
-             * functor cannot leave without ending the program: such an expression is assigned by
-             * xtensor's loop over steppers instead, on the calling thread, and its exceptions reach the
-             * caller. TBB delivers them itself.
+             * do not cover `e`, or where it is `small` (the short path, xshort_path.hpp). With threads,
+             * xtensor's loops over contiguous elements run in a parallel region whatever the size (its
+             * thresholds are 0): a small expression is assigned by its loop over steppers instead, on
+             * the calling thread. So is, under OpenMP, an expression without a SIMD form (one that calls
+             * a user's functor, through xn::apply), whose exceptions could not leave the parallel region
+             * without ending the program; here they reach the caller. TBB delivers them itself.
              */
             template <class O, class E>
-            inline void assign_by_xtensor(O& out, const E& e)
+            inline void assign_by_xtensor(O& out, const E& e, bool small)
             {
+#if defined(XTENSOR_USE_OPENMP) || defined(XTENSOR_USE_TBB)
+                bool calling_thread = small;
 #if defined(XTENSOR_USE_OPENMP)
-                if constexpr (!xt::xassign_traits<O, E>::simd_assign())
+                calling_thread = calling_thread || !xt::xassign_traits<O, E>::simd_assign();
+#endif
+                if (calling_thread &&
+                    std::equal(out.shape().begin(), out.shape().end(), e.shape().begin(), e.shape().end()))
                 {
-                    if (std::equal(out.shape().begin(), out.shape().end(), e.shape().begin(),
-                                   e.shape().end()))
-                    {
-                        xt::assign_data(out, e, false);
-                        return;
-                    }
+                    xt::assign_data(out, e, false);
+                    return;
                 }
+#else
+                static_cast<void>(small);
 #endif
                 xt::noalias(out) = e;
             }
