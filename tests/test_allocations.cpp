@@ -214,3 +214,20 @@ TEST(allocations, a_reduction_by_name_allocates_nothing)
     EXPECT_EQ(s.dims(), xn::dims({"i"}));
     EXPECT_EQ(s.expression(), (xt::xtensor<double, 1>{5., 5., 5., 5.}));
 }
+
+// A mean read by an operation is a sum divided by its count: the sum has a temporary, the division is
+// computed as the operation reads it, so that the operation allocates what it allocates with the sum
+// alone (no temporary of the mean, no buffer to compute it in).
+TEST(allocations, a_mean_read_by_an_operation_allocates_what_its_sum_does)
+{
+    const xt::xtensor<double, 2> values = {{1., 2., 3., 4., 5.}, {2., 4., 6., 8., 10.}};
+    const auto a = xn::name(values, {"i", "j"});
+    const auto evaluate = [&](const auto& reduction)
+    { return allocations_of([&] { static_cast<void>(xn::eval(a - reduction)); }); };
+    static_cast<void>(xn::eval(a - xn::mean(a, "j")));
+    const std::size_t with_sum = evaluate(xn::sum(a, "j"));
+    EXPECT_EQ(evaluate(xn::mean(a, "j")), with_sum);
+    const auto centred = xn::eval(a - xn::mean(a, "j"));
+    EXPECT_EQ(centred.dims(), xn::dims({"i", "j"}));
+    EXPECT_EQ(centred.expression(), (xt::xtensor<double, 2>{{-2., -1., 0., 1., 2.}, {-4., -2., 0., 2., 4.}}));
+}

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <vector>
 
@@ -495,6 +496,62 @@ TYPED_TEST(kernels, ranks_zero_to_four_match_xtensor_bitwise)
     EXPECT_TRUE(matches_xtensor<T>(tensor4 / cube3 - middle));
     EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(middle, sizes{2, 3, 4, 17})));
     EXPECT_TRUE(matches_xtensor<T>(xt::broadcast(scalar0, sizes{2, 3, 4, 5})));
+}
+
+namespace
+{
+    /// A shape of `rank` axes ending in `inner`: short and long axes in turn before it (3, 2, 5, 2, 4).
+    inline sizes mixed_shape(std::size_t rank, std::size_t inner)
+    {
+        const sizes outer = {3, 2, 5, 2, 4};
+        sizes shape(outer.end() - static_cast<std::ptrdiff_t>(rank - 1), outer.end());
+        shape.push_back(inner);
+        return shape;
+    }
+
+    /// `shape` with every axis but `keep` of size 1.
+    inline sizes only_axes(const sizes& shape, std::initializer_list<std::size_t> keep)
+    {
+        sizes result(shape.size(), 1);
+        for (std::size_t axis : keep)
+        {
+            result[axis] = shape[axis];
+        }
+        return result;
+    }
+} // namespace
+
+TYPED_TEST(kernels, ranks_one_to_six_with_short_axes_between_long_ones_match_xtensor_bitwise)
+{
+    // Leaves contiguous or constant along the runs are stepped from run to run along the two axes
+    // outside them, a constant one splatted afresh each time (a scale per channel of x (a, b, c, d, e),
+    // an offset per e, a mean with a short axis of its own): every rank, runs short (in tiles) and long.
+    using T = TypeParam;
+    for (std::size_t rank = 1; rank <= 6; ++rank)
+    {
+        for (std::size_t n : {1, 2, 3, 5, 8, 13, 16, 17, 31, 32, 33, 64})
+        {
+            const sizes shape = mixed_shape(rank, n);
+            SCOPED_TRACE(shape_text(shape));
+            const auto x = random_array<T>(shape, 60);
+            const auto y = random_array<T>(shape, 61);
+            EXPECT_TRUE(matches_xtensor<T>(x * T(3) - y));
+            if (rank < 2)
+            {
+                continue;
+            }
+            const auto g = random_array<T>(only_axes(shape, {rank - 2}), 62);
+            const auto k = random_array<T>(only_axes(shape, {0, rank - 1}), 63);
+            EXPECT_TRUE(matches_xtensor<T>(x * g + k));
+            EXPECT_TRUE(matches_xtensor<T>(k - x / g));
+            if (rank < 3)
+            {
+                continue;
+            }
+            const auto m = random_array<T>(only_axes(shape, {0, rank - 3, rank - 1}), 64);
+            EXPECT_TRUE(matches_xtensor<T>((x - m) * g));
+        }
+    }
 }
 
 TYPED_TEST(kernels, zero_size_shapes_give_empty_results_of_xtensors_shape)

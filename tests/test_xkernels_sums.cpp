@@ -122,6 +122,32 @@ TYPED_TEST(kernels, sums_over_outer_axes_match_xtensor_bitwise_or_fold_the_docum
     }
 }
 
+TYPED_TEST(kernels, sums_over_a_middle_axis_of_leaves_constant_along_the_runs_match_xtensor_bitwise)
+{
+    // A sum over one axis, keeping the innermost, steps its row from term to term: a leaf constant along
+    // the runs (a scale per position of the summed axis) splatted afresh at each term.
+    using T = TypeParam;
+    for (std::size_t n : tail_sizes)
+    {
+        for (const sizes& shape : {sizes{4, 2, n}, sizes{3, 2, 5, n}, sizes{2, 3, 2, 4, 2, n}})
+        {
+            SCOPED_TRACE(shape_text(shape));
+            const std::size_t rank = shape.size();
+            const auto x = random_array<T>(shape, 70);
+            sizes per_term(rank, 1);
+            per_term[rank - 2] = shape[rank - 2];
+            const auto g = random_array<T>(per_term, 71);
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(x * g, {rank - 2})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(x - g, {rank - 2}, xt::keep_dims)));
+            EXPECT_TRUE(matches_xtensor<T>(xt::sum(x * g, {0})));
+            EXPECT_TRUE(matches_xtensor<T>(xt::prod(x * g, {rank - 2})));
+            const auto max_of =
+                xn::detail::fold_reducer<xn::detail::max_fold>(x * g, std::vector<std::size_t>{rank - 2});
+            EXPECT_TRUE(matches_xtensor<T>(max_of));
+        }
+    }
+}
+
 TYPED_TEST(kernels, sums_that_keep_a_short_innermost_axis_fold_one_chain_per_row_of_a_tile)
 {
     // Points (n, xyz), channels last: the kept axis is shorter than two batches, and the fold runs in

@@ -31,6 +31,7 @@
 #include "../../xerrors.hpp"
 #include "../../xpartial_shape.hpp"
 #include "../kernels/xevaluate_into.hpp"
+#include "../kernels/xkernel_expression.hpp"
 #include "../core/xextent.hpp"
 #include "../core/xindex_map.hpp"
 #include "../kernels/xreadonly_broadcast.hpp"
@@ -80,8 +81,28 @@ namespace xt
             {
             };
 
-            /// `e` itself when it is an elementwise tree, else `e` evaluated into a container that copies
-            /// share.
+            /// Whether `E` is a function of one reduction and scalars (a mean: a sum divided by a count).
+            template <class E>
+            struct is_function_of_a_reduction : std::false_type
+            {
+            };
+
+            template <class F, class... CT>
+            struct is_function_of_a_reduction<xt::xfunction<F, CT...>>
+                : std::bool_constant<(
+                      (is_xreducer<std::decay_t<CT>>::value + ...) == 1 &&
+                      ((is_xreducer<std::decay_t<CT>>::value || xt::is_xscalar<std::decay_t<CT>>::value) &&
+                       ...))>
+            {
+            };
+
+            /**
+             * `e` itself when it is an elementwise tree, else `e` evaluated into a container that copies
+             * share. A function of one reduction and scalars keeps its function and takes a container for
+             * the reduction: the function is computed as the operation reads it, with no temporary of its
+             * own. A function of several reductions (nanmean's sum over a count) stays one temporary: one
+             * for each of its sums made the label-join pipeline slower (benchmarks/README.md, Layouts).
+             */
             template <class E>
             decltype(auto) as_tree(E&& e);
 
@@ -133,12 +154,49 @@ namespace xt
              * implementation of the views   *
              *********************************/
 
+            template <std::size_t I, class F>
+            decltype(auto) function_argument(F&& f) noexcept;
+
+            /// A reduction in a container of its own, a scalar copied: what a function of them keeps.
+            template <class A>
+            inline auto deferred_argument(A&& a)
+            {
+                if constexpr (xt::is_xscalar<std::decay_t<A>>::value)
+                {
+                    return std::decay_t<A>(std::forward<A>(a));
+                }
+                else
+                {
+                    return shared_deferred(std::forward<A>(a));
+                }
+            }
+
+            /// The function `e` of a reduction and scalars, the reduction in a container of its own.
+            template <class E, std::size_t... I>
+            inline auto deferred_arguments(E&& e, std::index_sequence<I...>)
+            {
+                using functor_type = typename std::decay_t<E>::functor_type;
+                using result_type =
+                    xt::xfunction<functor_type,
+                                  decltype(deferred_argument(function_argument<I>(std::forward<E>(e))))...>;
+                return result_type(functor_type(e.functor()),
+                                   deferred_argument(function_argument<I>(std::forward<E>(e)))...);
+            }
+
             template <class E>
             inline decltype(auto) as_tree(E&& e)
             {
+                using expression_type = std::decay_t<E>;
                 if constexpr (is_viewable_tree_v<E>)
                 {
                     return std::forward<E>(e);
+                }
+                else if constexpr (is_function_of_a_reduction<expression_type>::value)
+                {
+                    return deferred_arguments(
+                        std::forward<E>(e),
+                        std::make_index_sequence<
+                            std::tuple_size<typename expression_type::tuple_type>::value>{});
                 }
                 else
                 {
@@ -361,7 +419,7 @@ namespace xt
                 }
                 else
                 {
-                    return aligned_view(shared_deferred(std::forward<E>(e)), from);
+                    return aligned_view(as_tree(std::forward<E>(e)), from);
                 }
             }
 
@@ -374,7 +432,7 @@ namespace xt
                 }
                 else
                 {
-                    return view_as(shared_deferred(std::forward<E>(e)), from, shape);
+                    return view_as(as_tree(std::forward<E>(e)), from, shape);
                 }
             }
 

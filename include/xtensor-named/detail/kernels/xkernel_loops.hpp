@@ -224,15 +224,26 @@ namespace xt
                 copy
             };
 
+            /// One of the two axes along which eval_runs steps from run to run: how many runs, and how far
+            /// each leaf and the output move from one to the next.
+            template <std::size_t L>
+            struct run_axis
+            {
+                std::size_t runs = 1;
+                std::array<kernel_index, (L == 0 ? 1 : L)> leaf_step{};
+                kernel_index out_step = 0;
+            };
+
             /**
-             * Evaluates `runs` runs of `count` elements into `out`, `out + out_step`, ...: run r has the
-             * leaves of `row` moved by r times `leaf_step` (every leaf contiguous or constant along the
-             * runs). One function for all the runs, so that the row stays in registers from run to run.
+             * Evaluates the runs of `count` elements of two axes (`axes[1]` the faster) into `out`: the run
+             * (i, j) has the leaves of `row` and the output moved i steps along `axes[0]` and j along
+             * `axes[1]` (every leaf contiguous or constant along the runs). One function for all the
+             * runs, so that the row stays in registers from run to run, and the loops around it make one
+             * call where a short axis outside the runs would make one for each of its few runs.
              */
             template <class Node, kernel_store Store, class T, std::size_t L>
-            void eval_runs(kernel_row<T, L> row, std::size_t runs, std::size_t count,
-                           const std::array<kernel_index, (L == 0 ? 1 : L)>& leaf_step, T* out,
-                           kernel_index out_step) noexcept;
+            void eval_runs(kernel_row<T, L> row, std::size_t count, const std::array<run_axis<L>, 2>& axes,
+                           T* out) noexcept;
 
             /**
              * Calls `f(position)` for every index along `axes` (the last one fastest), `position` holding
@@ -245,19 +256,18 @@ namespace xt
 
             /**
              * What the loops of an elementwise evaluation need from its tree, compiled once per tree:
-             * the tree's runs (one run, or several a fixed step apart) for each kind of store, a run
+             * the tree's runs (one run, or those of two axes, see eval_runs) for each kind of store, a run
              * converted to another output type or stride, and one element. The loops around them
              * (run_rows, run_elementwise) are then compiled once per element type, leaf count and output
              * type, not once per expression; they call through these pointers once per run, or once for
-             * all the runs of a two-axis layout.
+             * all the runs of the two axes outside them.
              */
             template <class T, std::size_t L, class O>
             struct tree_runs
             {
-                using steps = std::array<kernel_index, (L == 0 ? 1 : L)>;
                 using run_fn = void (*)(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept;
-                using runs_fn = void (*)(kernel_row<T, L> row, std::size_t runs, std::size_t count,
-                                         const steps& leaf_step, T* out, kernel_index out_step) noexcept;
+                using runs_fn = void (*)(kernel_row<T, L> row, std::size_t count,
+                                         const std::array<run_axis<L>, 2>& axes, T* out) noexcept;
 
                 run_fn ordinary = nullptr;
                 run_fn streaming = nullptr;
@@ -471,25 +481,34 @@ namespace xt
             }
 
             template <class Node, kernel_store Store, class T, std::size_t L>
-            inline void eval_runs(kernel_row<T, L> row, std::size_t runs, std::size_t count,
-                                  const std::array<kernel_index, (L == 0 ? 1 : L)>& leaf_step, T* out,
-                                  kernel_index out_step) noexcept
+            inline void eval_runs(kernel_row<T, L> row, std::size_t count,
+                                  const std::array<run_axis<L>, 2>& axes, T* out) noexcept
             {
-                for (std::size_t r = 0; r < runs; ++r)
+                for (std::size_t i = 0; i < axes[0].runs; ++i)
                 {
-                    for (std::size_t k = 0; k < L; ++k)
+                    kernel_row<T, L> inner = row;
+                    T* inner_out = out;
+                    for (std::size_t j = 0; j < axes[1].runs; ++j)
                     {
-                        if (row.mask[k] == 0)
+                        for (std::size_t k = 0; k < L; ++k)
                         {
-                            row.value[k] = simd::batch_traits<T>::splat(*row.ptr[k]);
+                            if (inner.mask[k] == 0)
+                            {
+                                inner.value[k] = simd::batch_traits<T>::splat(*inner.ptr[k]);
+                            }
                         }
+                        eval_run_to<Node, Store>(inner, count, inner_out);
+                        for (std::size_t k = 0; k < L; ++k)
+                        {
+                            inner.ptr[k] += axes[1].leaf_step[k];
+                        }
+                        inner_out += axes[1].out_step;
                     }
-                    eval_run_to<Node, Store>(row, count, out);
                     for (std::size_t k = 0; k < L; ++k)
                     {
-                        row.ptr[k] += leaf_step[k];
+                        row.ptr[k] += axes[0].leaf_step[k];
                     }
-                    out += out_step;
+                    out += axes[0].out_step;
                 }
             }
 
@@ -742,23 +761,34 @@ namespace xt
                 };
                 if constexpr (same_type)
                 {
-                    if (inner == 1 && !scatter && chunk == kernel_whole_run)
+                    if (inner > 0 && !scatter && chunk == kernel_whole_run)
                     {
-                        // One outer axis and every leaf contiguous or constant along the runs, the most
-                        // common layout after coalescing: all runs in one loop, whose cost per run matters
-                        // for short runs.
-                        std::array<kernel_index, (L == 0 ? 1 : L)> leaf_step{};
-                        for (std::size_t k = 0; k < L; ++k)
+                        // Every leaf contiguous or constant along the runs: the runs of the two axes
+                        // outside them in one call, whose cost per run matters for short runs (one axis
+                        // outside is the most common layout after coalescing; a short axis between long
+                        // ones leaves two).
+                        std::array<run_axis<L>, 2> axes{};
+                        const std::size_t stepped = std::min<std::size_t>(inner, 2);
+                        for (std::size_t s = 0; s < stepped; ++s)
                         {
-                            leaf_step[k] = layout.stride(0, k + 1);
+                            const std::size_t axis = inner - stepped + s;
+                            run_axis<L>& a = axes[2 - stepped + s];
+                            a.runs = layout.size(axis);
+                            a.out_step = layout.stride(axis, 0);
+                            for (std::size_t k = 0; k < L; ++k)
+                            {
+                                a.leaf_step[k] = layout.stride(axis, k + 1);
+                            }
                         }
-                        source.prepare(run_starts(leaves, start), 0, length, row);
-                        T* const first_out = out + start[0];
-                        const kernel_index out_step = layout.stride(0, 0);
                         const auto runs = streaming ? tree.streaming_runs
                                           : copy    ? tree.copy_runs
                                                     : tree.ordinary_runs;
-                        runs(row, layout.size(0), length, leaf_step, first_out, out_step);
+                        for_each_position(layout, axes_before(inner - stepped), start,
+                                          [&](const std::array<kernel_index, L + 1>& position)
+                                          {
+                                              source.prepare(run_starts(leaves, position), 0, length, row);
+                                              runs(row, length, axes, out + position[0]);
+                                          });
                         if (streaming)
                         {
                             simd::stream_fence();
@@ -1131,6 +1161,49 @@ namespace xt
                     }
                 }
 
+                // Folds elements [first, first + count) of Node's runs along `level` from `position` into
+                // dst. Where every leaf is contiguous or constant along the runs, the row is prepared once
+                // and moved from term to term, as eval_runs moves it.
+                void fold_level(const sum_level& level, position_type position, std::size_t first,
+                                std::size_t count, T* dst)
+                {
+                    accumulate_sink<T, Fold> sink{dst};
+                    const bool moved = m_source.chunk() == kernel_whole_run;
+                    if (moved)
+                    {
+                        point_row(position, first, count);
+                    }
+                    for (std::size_t i = 0; i < level.size; ++i)
+                    {
+                        if (i > 0)
+                        {
+                            moved ? step_row(level) : step(position, level);
+                        }
+                        if (!moved)
+                        {
+                            point_row(position, first, count);
+                        }
+                        eval_run<Node>(m_row, count, sink);
+                    }
+                }
+
+                // Moves m_row one step along `level`; its leaves are T, contiguous or constant along it.
+                void step_row(const sum_level& level) noexcept
+                {
+                    if (level.phantom)
+                    {
+                        return;
+                    }
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        m_row.ptr[k] += m_layout.stride(level.axis, k + 1);
+                        if (m_row.mask[k] == 0)
+                        {
+                            m_row.value[k] = simd::batch_traits<T>::splat(*m_row.ptr[k]);
+                        }
+                    }
+                }
+
                 // Elements [first, first + count) of the run at `position` of the values of stage s,
                 // into dst; buffers from `depth` on are free.
                 void stage_rows(std::size_t s, const position_type& position, std::size_t first,
@@ -1180,12 +1253,7 @@ namespace xt
                         std::fill(dst, dst + count, stage.init);
                         if (s + 1 == m_stages.size())
                         {
-                            accumulate_sink<T, Fold> sink{dst};
-                            for (std::size_t i = 0; i < level.size; ++i, step(at, level))
-                            {
-                                point_row(at, first, count);
-                                eval_run<Node>(m_row, count, sink);
-                            }
+                            fold_level(level, at, first, count, dst);
                             return;
                         }
                         T* values = buffer(depth);
