@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -165,6 +166,64 @@ TEST(named_composition, name_match_permutes_lazy_and_view_operands_at_any_depth)
     const xt::xarray<double> map = xt::transpose(xt::eval(o.map_a - o.map_b));
     const auto per4 = xt::view(per_image, xt::all(), xt::newaxis(), xt::newaxis(), xt::newaxis());
     expect_composes(e, {"?", "c", "h", "w"}, ((o.x * lbl4 + map) - per4) * (map + lbl4));
+}
+
+namespace
+{
+    /// Whether every leaf of `E` is a strided view that refers to its operand where the operand is held
+    /// by reference: a view of a view (one per operation) would hold a copy of the view below it.
+    template <class E>
+    struct views_operands_directly : std::true_type
+    {
+    };
+
+    template <class F, class... CT>
+    struct views_operands_directly<xt::xfunction<F, CT...>>
+        : std::bool_constant<(views_operands_directly<std::decay_t<CT>>::value && ...)>
+    {
+    };
+
+    template <class E>
+    struct is_strided_view : std::false_type
+    {
+    };
+
+    template <class CT, class S, xt::layout_type L, class FST>
+    struct is_strided_view<xt::xstrided_view<CT, S, L, FST>> : std::true_type
+    {
+    };
+
+    template <class CT, class S, xt::layout_type L, class FST>
+    struct views_operands_directly<xt::xstrided_view<CT, S, L, FST>>
+        : std::bool_constant<std::is_lvalue_reference<CT>::value && !is_strided_view<std::decay_t<CT>>::value>
+    {
+    };
+} // namespace
+
+TEST(named_composition, operations_on_results_view_their_operands_once_at_any_depth)
+{
+    operands o;
+    // Operands held by reference: a container, a permuted one, and a view whose first element is not
+    // its container's (offset 2), each read again at every depth.
+    const auto channels = o.channel_view();
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    auto nm = xn::name(channels, {"c"});
+    auto nmap = xn::name(o.map_a, {"w", "h"});
+    auto first = nx - nm;
+    auto second = first * nmap + nm;
+    auto e = (second - nx) * (nmap + nm) - first;
+
+    using expression_type = typename decltype(e)::expression_type;
+    // Every leaf is one strided view of an operand, however deep it is in the expression.
+    EXPECT_TRUE(views_operands_directly<expression_type>::value);
+    const xt::xarray<double> m = channels;
+    const auto m4 = xt::view(m, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    const auto map = xt::view(xt::transpose(o.map_a), xt::newaxis(), xt::newaxis(), xt::all(), xt::all());
+    const xt::xarray<double> first_v = o.x - m4;
+    expect_composes(e, {"n", "c", "h", "w"}, ((first_v * map + m4) - o.x) * (map + m4) - first_v);
+    // The intermediate results are still what they were: their leaves were read, not moved from.
+    expect_composes(first, {"n", "c", "h", "w"}, first_v);
+    expect_composes(second, {"n", "c", "h", "w"}, first_v * map + m4);
 }
 
 TEST(named_composition, exact_composes_operands_of_equal_axes)

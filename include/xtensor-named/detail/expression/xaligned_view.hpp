@@ -12,10 +12,12 @@
 // The name-matching broadcaster: an operand's axes permuted and size-1 axes inserted, so that xtensor's own
 // right-aligned broadcasting then lines it up as a plan says. Nothing is copied from an elementwise
 // tree: the view of a leaf with a data interface is one xt::xstrided_view with its real strides (stride
-// 0 along a stretched or new axis), and the view of a function is the same function of its arguments'
-// views, so that whatever the depth, the evaluation (the kernels, or xtensor's own loops) sees strided
-// leaves. An operand that is not such a tree (a reducer, a generator, a view of a function) is
-// evaluated once into a temporary, which the view and its copies share, when the view is built: see
+// 0 along a stretched or new axis), made on the operand itself where the leaf is already such a view of
+// it, and the view of a function is the same function of its arguments' views, so that whatever the
+// depth, the evaluation (the kernels, or xtensor's own loops) sees one strided view per leaf. An operand
+// that is not such a tree (a reducer, a generator, a view of a function) is evaluated once into a
+// temporary, which the view and its copies share, when the view is built; a function of one reduction
+// and scalars (a mean) keeps its function and takes a temporary for the reduction alone: see
 // docs/named_expressions.md.
 
 #include <cstddef>
@@ -308,6 +310,45 @@ namespace xt
             {
             };
 
+            /**
+             * Whether `E` is a strided view that refers to an operand it does not own (a container, or
+             * a view with a data interface): a view of it is then made on that operand, with the same
+             * strides and offset, which are given in the operand's storage (a strided view's storage is
+             * its operand's), so that a view of an operation's result is one view deep, not one more per
+             * operation, and building it copies no view.
+             */
+            template <class E>
+            struct is_view_of_a_reference : std::false_type
+            {
+            };
+
+            template <class CT, class S, xt::layout_type L, class FST>
+            struct is_view_of_a_reference<xt::xstrided_view<CT, S, L, FST>>
+                : std::bool_constant<std::is_lvalue_reference<CT>::value &&
+                                     xt::has_data_interface<std::decay_t<CT>>::value>
+            {
+                using closure = CT;
+            };
+
+            template <class E>
+            inline decltype(auto) viewed_leaf(E&& e)
+            {
+                using view = is_view_of_a_reference<std::decay_t<E>>;
+                if constexpr (!view::value)
+                {
+                    return std::forward<E>(e);
+                }
+                else if constexpr (std::is_const<std::remove_reference_t<typename view::closure>>::value)
+                {
+                    // The view's own closure: its non-const expression() does not compile on it.
+                    return std::as_const(e).expression();
+                }
+                else
+                {
+                    return e.expression();
+                }
+            }
+
             template <class E>
             inline auto view_leaf(E&& e, const axis_map& from, const view_shape_type& shape)
             {
@@ -324,8 +365,8 @@ namespace xt
                 const std::size_t offset = source_offset(e);
                 view_shape_type view_shape = shape;
                 const xt::layout_type layout = layout_of(view_shape, strides);
-                return xt::strided_view(std::forward<E>(e), std::move(view_shape), std::move(strides), offset,
-                                        layout);
+                return xt::strided_view(viewed_leaf(std::forward<E>(e)), std::move(view_shape),
+                                        std::move(strides), offset, layout);
             }
 
             template <class F, class E, std::size_t... I>

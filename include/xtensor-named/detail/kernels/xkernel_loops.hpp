@@ -486,29 +486,22 @@ namespace xt
             {
                 for (std::size_t i = 0; i < axes[0].runs; ++i)
                 {
+                    if (i > 0)
+                    {
+                        row.move_by(axes[0].leaf_step);
+                        out += axes[0].out_step;
+                    }
                     kernel_row<T, L> inner = row;
                     T* inner_out = out;
                     for (std::size_t j = 0; j < axes[1].runs; ++j)
                     {
-                        for (std::size_t k = 0; k < L; ++k)
+                        if (j > 0)
                         {
-                            if (inner.mask[k] == 0)
-                            {
-                                inner.value[k] = simd::batch_traits<T>::splat(*inner.ptr[k]);
-                            }
+                            inner.move_by(axes[1].leaf_step);
+                            inner_out += axes[1].out_step;
                         }
                         eval_run_to<Node, Store>(inner, count, inner_out);
-                        for (std::size_t k = 0; k < L; ++k)
-                        {
-                            inner.ptr[k] += axes[1].leaf_step[k];
-                        }
-                        inner_out += axes[1].out_step;
                     }
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        row.ptr[k] += axes[0].leaf_step[k];
-                    }
-                    out += axes[0].out_step;
                 }
             }
 
@@ -1168,39 +1161,28 @@ namespace xt
                                 std::size_t count, T* dst)
                 {
                     accumulate_sink<T, Fold> sink{dst};
-                    const bool moved = m_source.chunk() == kernel_whole_run;
-                    if (moved)
+                    if (m_source.chunk() != kernel_whole_run)
                     {
-                        point_row(position, first, count);
+                        for (std::size_t i = 0; i < level.size; ++i, step(position, level))
+                        {
+                            point_row(position, first, count);
+                            eval_run<Node>(m_row, count, sink);
+                        }
+                        return;
                     }
+                    std::array<kernel_index, slots> leaf_step{};
+                    for (std::size_t k = 0; k < L && !level.phantom; ++k)
+                    {
+                        leaf_step[k] = m_layout.stride(level.axis, k + 1);
+                    }
+                    point_row(position, first, count);
                     for (std::size_t i = 0; i < level.size; ++i)
                     {
                         if (i > 0)
                         {
-                            moved ? step_row(level) : step(position, level);
-                        }
-                        if (!moved)
-                        {
-                            point_row(position, first, count);
+                            m_row.move_by(leaf_step);
                         }
                         eval_run<Node>(m_row, count, sink);
-                    }
-                }
-
-                // Moves m_row one step along `level`; its leaves are T, contiguous or constant along it.
-                void step_row(const sum_level& level) noexcept
-                {
-                    if (level.phantom)
-                    {
-                        return;
-                    }
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        m_row.ptr[k] += m_layout.stride(level.axis, k + 1);
-                        if (m_row.mask[k] == 0)
-                        {
-                            m_row.value[k] = simd::batch_traits<T>::splat(*m_row.ptr[k]);
-                        }
                     }
                 }
 

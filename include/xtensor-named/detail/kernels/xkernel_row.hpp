@@ -174,6 +174,22 @@ namespace xt
                     mask[k] = 0;
                     value[k] = simd::batch_traits<T>::splat(*element);
                 }
+
+                /// Moves leaf k by `step[k]` elements, from one run to the next of a row whose leaves are
+                /// contiguous or constant along its runs: a constant leaf's value is splatted again, since
+                /// a leaf constant along the runs need not be constant across them.
+                template <class Steps>
+                void move_by(const Steps& step) noexcept
+                {
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        ptr[k] += step[k];
+                        if (mask[k] == 0)
+                        {
+                            value[k] = simd::batch_traits<T>::splat(*ptr[k]);
+                        }
+                    }
+                }
             };
 
             /**
