@@ -234,6 +234,19 @@ namespace xt
                 kernel_index out_step = 0;
             };
 
+            /// How far each of the L leaves moves along `axis` of `layout`, in elements.
+            template <std::size_t L>
+            inline std::array<kernel_index, (L == 0 ? 1 : L)> leaf_steps(const kernel_layout& layout,
+                                                                         std::size_t axis) noexcept
+            {
+                std::array<kernel_index, (L == 0 ? 1 : L)> steps{};
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    steps[k] = layout.stride(axis, k + 1);
+                }
+                return steps;
+            }
+
             /**
              * Evaluates the runs of `count` elements of two axes (`axes[1]` the faster) into `out`: the run
              * (i, j) has the leaves of `row` and the output moved i steps along `axes[0]` and j along
@@ -768,10 +781,7 @@ namespace xt
                             run_axis<L>& a = axes[2 - stepped + s];
                             a.runs = layout.size(axis);
                             a.out_step = layout.stride(axis, 0);
-                            for (std::size_t k = 0; k < L; ++k)
-                            {
-                                a.leaf_step[k] = layout.stride(axis, k + 1);
-                            }
+                            a.leaf_step = leaf_steps<L>(layout, axis);
                         }
                         const auto runs = streaming ? tree.streaming_runs
                                           : copy    ? tree.copy_runs
@@ -1170,11 +1180,9 @@ namespace xt
                         }
                         return;
                     }
-                    std::array<kernel_index, slots> leaf_step{};
-                    for (std::size_t k = 0; k < L && !level.phantom; ++k)
-                    {
-                        leaf_step[k] = m_layout.stride(level.axis, k + 1);
-                    }
+                    const std::array<kernel_index, slots> leaf_step =
+                        level.phantom ? std::array<kernel_index, slots>{}
+                                      : leaf_steps<L>(m_layout, level.axis);
                     point_row(position, first, count);
                     for (std::size_t i = 0; i < level.size; ++i)
                     {
