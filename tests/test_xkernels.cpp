@@ -623,6 +623,29 @@ TYPED_TEST(kernels, strided_and_reversed_outputs_are_written_in_place)
     EXPECT_TRUE(same_bits(big, expected));
 }
 
+TYPED_TEST(kernels, strided_outputs_longer_than_a_chunk_are_written_whole)
+{
+    // Runs of a strided output are computed a chunk at a time and copied out: several chunks per run, the
+    // last one partial, and an output that the expression reads at the same elements.
+    using T = TypeParam;
+    using xt::placeholders::_;
+    const std::size_t n = 2 * xn::detail::kernel_chunk<T> + 37;
+    const auto a = random_array<T>({3, n}, 47);
+    const auto v = random_array<T>({n}, 48);
+    xt::xarray<T> big = random_array<T>({3, 2 * n + 1}, 49);
+    xt::xarray<T> expected = big;
+    auto window = xt::view(big, xt::all(), xt::range(1, _, 2));
+    auto expected_window = xt::view(expected, xt::all(), xt::range(1, _, 2));
+    ASSERT_TRUE(xn::detail::try_kernel_assign(window, a * v - T(1)));
+    xt::noalias(expected_window) = a * v - T(1);
+    EXPECT_TRUE(same_bits(big, expected));
+
+    ASSERT_TRUE(xn::detail::try_kernel_assign(window, window * v + window));
+    const xt::xarray<T> updated = expected_window * v + expected_window;
+    expected_window = updated;
+    EXPECT_TRUE(same_bits(big, expected));
+}
+
 TYPED_TEST(kernels, an_output_read_in_place_is_updated_in_place)
 {
     using T = TypeParam;

@@ -193,9 +193,10 @@ namespace
     {
     };
 
+    // A view held by value is of a reduction's temporary (its adaptor), which no view holds.
     template <class CT, class S, xt::layout_type L, class FST>
     struct views_operands_directly<xt::xstrided_view<CT, S, L, FST>>
-        : std::bool_constant<std::is_lvalue_reference<CT>::value && !is_strided_view<std::decay_t<CT>>::value>
+        : std::bool_constant<!is_strided_view<std::decay_t<CT>>::value>
     {
     };
 } // namespace
@@ -224,6 +225,32 @@ TEST(named_composition, operations_on_results_view_their_operands_once_at_any_de
     // The intermediate results are still what they were: their leaves were read, not moved from.
     expect_composes(first, {"n", "c", "h", "w"}, first_v);
     expect_composes(second, {"n", "c", "h", "w"}, first_v * map + m4);
+}
+
+TEST(named_composition, operations_on_results_view_reduction_temporaries_once)
+{
+    operands o;
+    auto nx = xn::name(o.x, {"n", "c", "h", "w"});
+    // e reads the temporary of the maximum; the softmax views e's leaves, and so that temporary, again.
+    const auto e = xn::exp(nx - xn::amax(nx, "c"));
+    const auto softmax = e / xn::sum(e, "c");
+    using e_type = typename std::decay_t<decltype(e)>::expression_type;
+    using softmax_type = typename std::decay_t<decltype(softmax)>::expression_type;
+    EXPECT_TRUE(views_operands_directly<e_type>::value);
+    EXPECT_TRUE(views_operands_directly<softmax_type>::value);
+
+    // The reductions evaluated first: xtensor's lazy reducer with keep_dims broadcasts wrongly.
+    const xt::xarray<double> max_v = xt::amax(o.x, {1}, xt::keep_dims);
+    const xt::xarray<double> e_v = xt::exp(o.x - max_v);
+    const xt::xarray<double> sum_v = xt::sum(e_v, {1}, xt::keep_dims);
+    const xt::xarray<double> softmax_v = e_v / sum_v;
+    expect_composes(softmax, {"n", "c", "h", "w"}, softmax_v, 4);
+    expect_composes(e, {"n", "c", "h", "w"}, e_v, 4);
+    // Assigned in another axis order: the expression viewed once more, its temporaries shared.
+    xt::xarray<double> out = xt::zeros<double>({5, 4, 3, 2});
+    auto named_out = xn::name(out, {"w", "h", "c", "n"});
+    xn::assign(named_out, softmax);
+    EXPECT_TRUE(same_values(out, xt::xarray<double>(xt::transpose(softmax_v)), 4));
 }
 
 TEST(named_composition, exact_composes_operands_of_equal_axes)

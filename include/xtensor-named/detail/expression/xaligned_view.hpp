@@ -311,21 +311,26 @@ namespace xt
             };
 
             /**
-             * Whether `E` is a strided view that refers to an operand it does not own (a container, or
-             * a view with a data interface): a view of it is then made on that operand, with the same
-             * strides and offset, which are given in the operand's storage (a strided view's storage is
-             * its operand's), so that a view of an operation's result is one view deep, not one more per
-             * operation, and building it copies no view.
+             * Whether `E` is a strided view of an operand that a view of it can be made on directly: an
+             * operand it refers to and does not own (a container, or a view with a data interface), or a
+             * deferred temporary's adaptor, which it holds by value and whose copies share the temporary.
+             * The view is then made on that operand (on a copy of the adaptor), with the same strides and
+             * offset, which are given in the operand's storage (a strided view's storage is its
+             * operand's): a view of an operation's result is one view deep, not one more per operation,
+             * building it copies no view, and it has the type of the leaf it views, so that an operation
+             * on a result and that result have no two instantiations of the same loops.
              */
             template <class E>
-            struct is_view_of_a_reference : std::false_type
+            struct is_view_of_an_operand : std::false_type
             {
             };
 
             template <class CT, class S, xt::layout_type L, class FST>
-            struct is_view_of_a_reference<xt::xstrided_view<CT, S, L, FST>>
-                : std::bool_constant<std::is_lvalue_reference<CT>::value &&
-                                     xt::has_data_interface<std::decay_t<CT>>::value>
+            struct is_view_of_an_operand<xt::xstrided_view<CT, S, L, FST>>
+                : std::bool_constant<(std::is_lvalue_reference<CT>::value &&
+                                      xt::has_data_interface<std::decay_t<CT>>::value) ||
+                                     (!std::is_reference<CT>::value &&
+                                      is_deferred_buffer<typename deferred_storage_of<CT>::type>::value)>
             {
                 using closure = CT;
             };
@@ -333,10 +338,15 @@ namespace xt
             template <class E>
             inline decltype(auto) viewed_leaf(E&& e)
             {
-                using view = is_view_of_a_reference<std::decay_t<E>>;
+                using view = is_view_of_an_operand<std::decay_t<E>>;
                 if constexpr (!view::value)
                 {
                     return std::forward<E>(e);
+                }
+                else if constexpr (!std::is_reference<typename view::closure>::value)
+                {
+                    // A copy of the deferred temporary's adaptor, held by value as in the leaf.
+                    return typename view::closure(std::as_const(e).expression());
                 }
                 else if constexpr (std::is_const<std::remove_reference_t<typename view::closure>>::value)
                 {

@@ -70,7 +70,7 @@ namespace xt
             };
 
             /// Writes the values of a run, converted, to elements `stride` apart: an output of another
-            /// element type than the lanes (a bool mask, a float from a double expression), or strided.
+            /// element type than the lanes (a bool mask, a float from a double expression).
             template <class T, class O>
             struct convert_sink
             {
@@ -270,10 +270,10 @@ namespace xt
             /**
              * What the loops of an elementwise evaluation need from its tree, compiled once per tree:
              * the tree's runs (one run, or those of two axes, see eval_runs) for each kind of store, a run
-             * converted to another output type or stride, and one element. The loops around them
-             * (run_rows, run_elementwise) are then compiled once per element type, leaf count and output
-             * type, not once per expression; they call through these pointers once per run, or once for
-             * all the runs of the two axes outside them.
+             * converted to another output type (strided or not; none where O is T), and one element. The
+             * loops around them (run_rows, run_elementwise) are then compiled once per element type, leaf
+             * count and output type, not once per expression; they call through these pointers once per
+             * run, or once for all the runs of the two axes outside them.
              */
             template <class T, std::size_t L, class O>
             struct tree_runs
@@ -716,12 +716,14 @@ namespace xt
                 const std::size_t inner = layout.rank() - 1;
                 const std::size_t length = layout.size(inner);
                 const kernel_index out_stride = layout.stride(inner, 0);
-                // An output of another type or stride gets the values of each chunk converted one by one.
+                // An output of another type or stride gets the values of each chunk converted one by one;
+                // one of the lanes' type but strided, each chunk computed into a buffer and copied out.
                 const bool scatter = out_stride != 1 || !same_type;
                 const bool copy = same_type && tree.copy && L == 1 && !scatter &&
                                   leaves[0].convert == nullptr && layout.stride(inner, 1) == 1;
                 const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream && large;
-                const std::size_t chunk = source.chunk();
+                const std::size_t chunk =
+                    same_type && scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
                 if constexpr (same_type)
                 {
                     if (inner > 0 && !scatter && kernel_short_run<T>(length) &&
@@ -760,9 +762,22 @@ namespace xt
                                 tree.ordinary(row, count, out_run + first);
                                 continue;
                             }
+                            // The tree's one run function, not a second one of each tree that stores with
+                            // a stride: strided outputs are rare, and a chunk stays in the L1 cache.
+                            alignas(64) T computed[kernel_chunk<T>];
+                            tree.ordinary(row, count, computed);
+                            T* to = out_run + static_cast<kernel_index>(first) * out_stride;
+                            for (std::size_t j = 0; j < count; ++j)
+                            {
+                                to[static_cast<kernel_index>(j) * out_stride] = computed[j];
+                            }
                         }
-                        tree.converted(row, count, out_run + static_cast<kernel_index>(first) * out_stride,
-                                       out_stride);
+                        else
+                        {
+                            tree.converted(row, count,
+                                           out_run + static_cast<kernel_index>(first) * out_stride,
+                                           out_stride);
+                        }
                     }
                 };
                 if constexpr (same_type)
@@ -862,7 +877,10 @@ namespace xt
                         // A copy runs no tree: the same function for every tree of one leaf.
                         r.copy_runs = &eval_runs<kernel_row_leaf<T>, kernel_store::copy, T, L>;
                     }
-                    r.converted = &eval_run_converted<Node, T, L, O>;
+                    else
+                    {
+                        r.converted = &eval_run_converted<Node, T, L, O>;
+                    }
                     r.element = &eval_element<Node, T, L>;
                     r.copy = kernel_is_copy_v<Node>;
                     return r;
