@@ -16,6 +16,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -621,6 +622,43 @@ TYPED_TEST(kernels, strided_and_reversed_outputs_are_written_in_place)
     ASSERT_TRUE(xn::detail::try_kernel_assign(reversed, b - T(1)));
     xt::noalias(expected_reversed) = b - T(1);
     EXPECT_TRUE(same_bits(big, expected));
+}
+
+TYPED_TEST(kernels, one_operation_on_operands_of_every_kind_runs_the_same_loops)
+{
+    // abs((a - u) * k) over containers of rank 2 and 3, an xt::xarray, views with offsets and a broadcast
+    // scalar: the runs are compiled for the operations alone, and each gives xtensor's values.
+    using T = TypeParam;
+    const auto rank2 = random_array<T>({5, 19}, 50);
+    const auto u = random_array<T>({19}, 51);
+    const xt::xtensor<T, 2> a2 = rank2;
+    const xt::xtensor<T, 1> u1 = u;
+    const xt::xtensor<T, 3> a3 = random_array<T>({2, 5, 19}, 52);
+    const xt::xtensor<T, 2> u2 = random_array<T>({3, 19}, 53);
+    const T k = T(0.75);
+    const auto on_containers = xt::abs((a2 - u1) * k);
+    const auto on_rank3 = xt::abs((a3 - u1) * k);
+    const auto on_xarrays = xt::abs((rank2 - u) * k);
+    const auto on_views = xt::abs((xt::view(a3, 1) - xt::view(u2, 2)) * xt::broadcast(k, {5, 19}));
+
+    using xn::detail::kernel_node;
+    using xn::detail::kernel_run_node_t;
+    using runs = kernel_run_node_t<kernel_node<T, decltype(on_containers)>>;
+    EXPECT_TRUE((std::is_same<runs, kernel_run_node_t<kernel_node<T, decltype(on_rank3)>>>::value));
+    EXPECT_TRUE((std::is_same<runs, kernel_run_node_t<kernel_node<T, decltype(on_xarrays)>>>::value));
+    EXPECT_TRUE((std::is_same<runs, kernel_run_node_t<kernel_node<T, decltype(on_views)>>>::value));
+
+    const auto check = [](const auto& e)
+    {
+        xt::xarray<T> through_kernels;
+        ASSERT_TRUE(xn::detail::try_kernel_assign(through_kernels, e));
+        const xt::xarray<T> expected = e;
+        EXPECT_TRUE(same_bits(through_kernels, expected));
+    };
+    check(on_containers);
+    check(on_rank3);
+    check(on_xarrays);
+    check(on_views);
 }
 
 TYPED_TEST(kernels, strided_outputs_longer_than_a_chunk_are_written_whole)

@@ -1043,7 +1043,7 @@ namespace xt
                     return false;
                 }
                 kernel_assign_collected(out, shape, resize, layout, collector,
-                                        tree_runs_of<node, T, leaves, value_type>());
+                                        tree_runs_of<kernel_run_node_t<node>, T, leaves, value_type>());
                 return true;
             }
 
@@ -1345,7 +1345,8 @@ namespace xt
                                                        m_input_shape.empty() ? 0 : m_input_shape[0]);
                     std::vector<sum_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
-                    run_sums<node, fold, T, leaves>(run_layout, run_stages, rows, read, whole_inner);
+                    run_sums<kernel_run_node_t<node>, fold, T, leaves>(run_layout, run_stages, rows, read,
+                                                                       whole_inner);
                 }
 
             private:
@@ -1415,7 +1416,7 @@ namespace xt
                         part.offset(0) = 0; // the output's rows start at `rows`
                     }
                     const kernel_leaves<T, leaves> read = m_collector.compute_rows(part, first, last);
-                    run_elementwise<node, T, leaves>(part, rows, read, whole_bytes);
+                    run_elementwise<kernel_run_node_t<node>, T, leaves>(part, rows, read, whole_bytes);
                 }
 
             private:

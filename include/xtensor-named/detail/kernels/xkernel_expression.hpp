@@ -246,10 +246,133 @@ namespace xt
                 return noting_reach < std::numeric_limits<double>::infinity();
             }
 
-            template <class T, class F, class... CT>
-            struct kernel_function
+            /**
+             * What the runs of an operation compute: `F` over its children's lanes, the children given by
+             * what their runs compute (kernel_run_node_t), not by the xtensor types they were made from,
+             * so that the loops compiled for it serve every expression of the same operations (a
+             * container or a view of it, a tensor of another rank, a temporary or an operand).
+             */
+            template <class T, class F, class... Child>
+            struct kernel_run_function
             {
                 using value_type = T;
+                using op = kernel_op<F>;
+
+                /// The smallest reach of the operations that note their argument, here and below: one
+                /// test for them all (kernel_noting_row), which sends a lane beyond it in any of them to
+                /// the tested pass.
+                static constexpr double noting_reach =
+                    std::min({kernel_noting_reach<op, T>(), Child::noting_reach...});
+                static constexpr std::size_t leaves = (Child::leaves + ... + 0);
+
+                // The first leaf index of each child, leaves numbered depth first.
+                static constexpr std::array<std::size_t, sizeof...(Child) + 1> starts()
+                {
+                    std::array<std::size_t, sizeof...(Child) + 1> result{};
+                    const std::size_t counts[] = {Child::leaves...};
+                    for (std::size_t j = 0; j < sizeof...(Child); ++j)
+                    {
+                        result[j + 1] = result[j] + counts[j];
+                    }
+                    return result;
+                }
+
+                template <std::size_t I, class Row>
+                static simd::batch<T> load(const Row& row, std::size_t i) noexcept
+                {
+                    if constexpr (op::result == kernel_kind::value)
+                    {
+                        simd::batch<T> result = apply<I>(row, i, std::index_sequence_for<Child...>{});
+                        simd::batch_traits<T>::keep_rounded(result);
+                        return result;
+                    }
+                    else
+                    {
+                        return simd::from_mask<T>(load_mask<I>(row, i));
+                    }
+                }
+
+                template <std::size_t I, class Row>
+                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                {
+                    if constexpr (op::result == kernel_kind::mask)
+                    {
+                        return apply<I>(row, i, std::index_sequence_for<Child...>{});
+                    }
+                    else
+                    {
+                        return simd::nonzero<T>(load<I>(row, i));
+                    }
+                }
+
+                template <std::size_t I, class Row>
+                static T load_scalar(const Row& row, std::size_t i) noexcept
+                {
+                    if constexpr (op::result == kernel_kind::value)
+                    {
+                        T result =
+                            static_cast<T>(apply_scalar<I>(row, i, std::index_sequence_for<Child...>{}));
+                        simd::keep_rounded_scalar(result);
+                        return result;
+                    }
+                    else
+                    {
+                        return load_mask_scalar<I>(row, i) ? T(1) : T(0);
+                    }
+                }
+
+                template <std::size_t I, class Row>
+                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                {
+                    if constexpr (op::result == kernel_kind::mask)
+                    {
+                        return static_cast<bool>(
+                            apply_scalar<I>(row, i, std::index_sequence_for<Child...>{}));
+                    }
+                    else
+                    {
+                        return load_scalar<I>(row, i) != T(0);
+                    }
+                }
+
+            private:
+                template <std::size_t I, class Row, std::size_t... J>
+                static auto apply(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
+                {
+                    constexpr auto first = starts();
+                    if constexpr (is_noting_row<Row>::value && kernel_notes(kernel_noting_reach<op, T>()))
+                    {
+                        return op::apply_noting(row.largest,
+                                                kernel_load<op::argument(J), Child, I + first[J]>(row, i)...);
+                    }
+                    else
+                    {
+                        return op::apply(kernel_load<op::argument(J), Child, I + first[J]>(row, i)...);
+                    }
+                }
+
+                template <std::size_t I, class Row, std::size_t... J>
+                static auto apply_scalar(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
+                {
+                    constexpr auto first = starts();
+                    return op::apply(kernel_load_scalar<op::argument(J), Child, I + first[J]>(row, i)...);
+                }
+            };
+
+            template <class Node>
+            struct kernel_run_node_of;
+
+            /// What the runs of `Node` compute: a leaf, a scalar and a reducer's temporary are each read
+            /// from the row, a broadcast is its child, an operation a kernel_run_function.
+            template <class Node>
+            using kernel_run_node_t = typename kernel_run_node_of<Node>::type;
+
+            /// An operation of the expression: its children as the xtensor types they are (to collect
+            /// their leaves and to check that the kernels compute what xtensor does), its runs those of
+            /// the kernel_run_function it derives from.
+            template <class T, class F, class... CT>
+            struct kernel_function : kernel_run_function<T, F, kernel_run_node_t<kernel_node<T, CT>>...>
+            {
                 using op = kernel_op<F>;
                 using expression_type = xt::xfunction<F, CT...>;
                 using children = std::tuple<kernel_node<T, CT>...>;
@@ -269,24 +392,6 @@ namespace xt
                 }
 
                 static constexpr bool supported = fits() && (kernel_node<T, CT>::supported && ...);
-                /// The smallest reach of the operations that note their argument, here and below: one
-                /// test for them all (kernel_noting_row), which sends a lane beyond it in any of them to
-                /// the tested pass.
-                static constexpr double noting_reach =
-                    std::min({kernel_noting_reach<op, T>(), kernel_node<T, CT>::noting_reach...});
-                static constexpr std::size_t leaves = (kernel_node<T, CT>::leaves + ... + 0);
-
-                // The first leaf index of each child, leaves numbered depth first.
-                static constexpr std::array<std::size_t, sizeof...(CT) + 1> starts()
-                {
-                    std::array<std::size_t, sizeof...(CT) + 1> result{};
-                    const std::size_t counts[] = {kernel_node<T, CT>::leaves...};
-                    for (std::size_t j = 0; j < sizeof...(CT); ++j)
-                    {
-                        result[j + 1] = result[j] + counts[j];
-                    }
-                    return result;
-                }
 
                 template <class C>
                 static void collect(const expression_type& e, C& collector)
@@ -294,95 +399,11 @@ namespace xt
                     collect_impl(e, collector, std::index_sequence_for<CT...>{});
                 }
 
-                template <std::size_t I, class Row>
-                static simd::batch<T> load(const Row& row, std::size_t i) noexcept
-                {
-                    if constexpr (op::result == kernel_kind::value)
-                    {
-                        simd::batch<T> result = apply<I>(row, i, std::index_sequence_for<CT...>{});
-                        simd::batch_traits<T>::keep_rounded(result);
-                        return result;
-                    }
-                    else
-                    {
-                        return simd::from_mask<T>(load_mask<I>(row, i));
-                    }
-                }
-
-                template <std::size_t I, class Row>
-                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
-                {
-                    if constexpr (op::result == kernel_kind::mask)
-                    {
-                        return apply<I>(row, i, std::index_sequence_for<CT...>{});
-                    }
-                    else
-                    {
-                        return simd::nonzero<T>(load<I>(row, i));
-                    }
-                }
-
-                template <std::size_t I, class Row>
-                static T load_scalar(const Row& row, std::size_t i) noexcept
-                {
-                    if constexpr (op::result == kernel_kind::value)
-                    {
-                        T result = static_cast<T>(apply_scalar<I>(row, i, std::index_sequence_for<CT...>{}));
-                        simd::keep_rounded_scalar(result);
-                        return result;
-                    }
-                    else
-                    {
-                        return load_mask_scalar<I>(row, i) ? T(1) : T(0);
-                    }
-                }
-
-                template <std::size_t I, class Row>
-                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
-                {
-                    if constexpr (op::result == kernel_kind::mask)
-                    {
-                        return static_cast<bool>(apply_scalar<I>(row, i, std::index_sequence_for<CT...>{}));
-                    }
-                    else
-                    {
-                        return load_scalar<I>(row, i) != T(0);
-                    }
-                }
-
             private:
                 template <class C, std::size_t... J>
                 static void collect_impl(const expression_type& e, C& collector, std::index_sequence<J...>)
                 {
                     (std::tuple_element_t<J, children>::collect(std::get<J>(e.arguments()), collector), ...);
-                }
-
-                template <std::size_t I, class Row, std::size_t... J>
-                static auto apply(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
-                {
-                    constexpr auto first = starts();
-                    if constexpr (is_noting_row<Row>::value && kernel_notes(kernel_noting_reach<op, T>()))
-                    {
-                        return op::apply_noting(
-                            row.largest,
-                            kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
-                                row, i)...);
-                    }
-                    else
-                    {
-                        return op::apply(
-                            kernel_load<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
-                                row, i)...);
-                    }
-                }
-
-                template <std::size_t I, class Row, std::size_t... J>
-                static auto apply_scalar(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
-                {
-                    constexpr auto first = starts();
-                    return op::apply(
-                        kernel_load_scalar<op::argument(J), std::tuple_element_t<J, children>, I + first[J]>(
-                            row, i)...);
                 }
             };
 
@@ -471,6 +492,42 @@ namespace xt
             {
             };
 
+            template <class Node>
+            struct kernel_run_node_of
+            {
+                using type = Node;
+            };
+
+            template <class T, class E>
+            struct kernel_run_node_of<kernel_leaf<T, E>>
+            {
+                using type = kernel_row_leaf<T>;
+            };
+
+            template <class T, class CT>
+            struct kernel_run_node_of<kernel_scalar<T, CT>>
+            {
+                using type = kernel_row_leaf<T>;
+            };
+
+            template <class T, class E>
+            struct kernel_run_node_of<kernel_materialized<T, E>>
+            {
+                using type = kernel_row_leaf<T>;
+            };
+
+            template <class T, class CT, class X>
+            struct kernel_run_node_of<kernel_broadcast<T, CT, X>>
+                : kernel_run_node_of<typename kernel_broadcast<T, CT, X>::child>
+            {
+            };
+
+            template <class T, class F, class... CT>
+            struct kernel_run_node_of<kernel_function<T, F, CT...>>
+            {
+                using type = kernel_run_function<T, F, kernel_run_node_t<kernel_node<T, CT>>...>;
+            };
+
             /// `V` when it is a lane type, else void.
             template <class V>
             using kernel_lane_or_void = std::conditional_t<is_kernel_lane_v<V>, V, void>;
@@ -554,6 +611,13 @@ namespace xt
             template <class T, class CT, class X>
             struct kernel_is_copy<kernel_broadcast<T, CT, X>>
                 : kernel_is_copy<typename kernel_broadcast<T, CT, X>::child>
+            {
+            };
+
+            /// A leaf read from the row, as the runs see it: where the loops find it stored as T and
+            /// contiguous along the runs (no conversion, stride 1), its runs are copies.
+            template <class T>
+            struct kernel_is_copy<kernel_row_leaf<T>> : std::true_type
             {
             };
 
