@@ -367,11 +367,16 @@ namespace xt
             template <class Node>
             using kernel_run_node_t = typename kernel_run_node_of<Node>::type;
 
+            /// The runs of F over the xtensor expressions CT.
+            template <class T, class F, class... CT>
+            using kernel_run_function_of =
+                kernel_run_function<T, F, kernel_run_node_t<kernel_node<T, CT>>...>;
+
             /// An operation of the expression: its children as the xtensor types they are (to collect
             /// their leaves and to check that the kernels compute what xtensor does), its runs those of
             /// the kernel_run_function it derives from.
             template <class T, class F, class... CT>
-            struct kernel_function : kernel_run_function<T, F, kernel_run_node_t<kernel_node<T, CT>>...>
+            struct kernel_function : kernel_run_function_of<T, F, CT...>
             {
                 using op = kernel_op<F>;
                 using expression_type = xt::xfunction<F, CT...>;
@@ -525,7 +530,7 @@ namespace xt
             template <class T, class F, class... CT>
             struct kernel_run_node_of<kernel_function<T, F, CT...>>
             {
-                using type = kernel_run_function<T, F, kernel_run_node_t<kernel_node<T, CT>>...>;
+                using type = kernel_run_function_of<T, F, CT...>;
             };
 
             /// `V` when it is a lane type, else void.
@@ -595,27 +600,14 @@ namespace xt
                 using type = std::remove_pointer_t<decltype(lane())>;
             };
 
-            /// Whether `Node` only copies its one leaf (a container, a view, an xt::broadcast of one):
-            /// where that leaf is contiguous along a run, the run is a plain copy of memory.
+            /// Whether the runs of `Node` (a kernel_run_node_t) copy its one leaf: where the loops find it
+            /// stored as T and contiguous along the runs (no conversion, stride 1), a run is a plain copy
+            /// of memory.
             template <class Node>
             struct kernel_is_copy : std::false_type
             {
             };
 
-            template <class T, class E>
-            struct kernel_is_copy<kernel_leaf<T, E>>
-                : std::bool_constant<std::is_same<typename kernel_leaf<T, E>::element_type, T>::value>
-            {
-            };
-
-            template <class T, class CT, class X>
-            struct kernel_is_copy<kernel_broadcast<T, CT, X>>
-                : kernel_is_copy<typename kernel_broadcast<T, CT, X>::child>
-            {
-            };
-
-            /// A leaf read from the row, as the runs see it: where the loops find it stored as T and
-            /// contiguous along the runs (no conversion, stride 1), its runs are copies.
             template <class T>
             struct kernel_is_copy<kernel_row_leaf<T>> : std::true_type
             {
