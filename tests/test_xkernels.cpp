@@ -118,18 +118,18 @@ TEST(kernel_layout, working_set_counts_an_operand_read_twice_once)
     leaves[3].data = mask.data();
     leaves[3].element_bytes = 1;
     // The output and x: 32 floats each; v: 8 floats; the mask: 32 bytes.
-    EXPECT_EQ((xn::detail::working_set_bytes<float, 4>(layout, leaves)), 32u * 4 + 32u * 4 + 8u * 4 + 32u);
+    EXPECT_EQ((xn::detail::working_set_bytes(layout, leaves.data(), 4)), 32u * 4 + 32u * 4 + 8u * 4 + 32u);
 
     // The same memory through other strides (a transposed read) is another stream.
     layout.stride(0, 2) = 1;
     layout.stride(1, 2) = 4;
-    EXPECT_EQ((xn::detail::working_set_bytes<float, 4>(layout, leaves)),
+    EXPECT_EQ((xn::detail::working_set_bytes(layout, leaves.data(), 4)),
               32u * 4 + 2 * 32u * 4 + 8u * 4 + 32u);
     // And so is the next element of the same buffer.
     layout.stride(0, 2) = 8;
     layout.stride(1, 2) = 1;
     layout.offset(2) = 1;
-    EXPECT_EQ((xn::detail::working_set_bytes<float, 4>(layout, leaves)),
+    EXPECT_EQ((xn::detail::working_set_bytes(layout, leaves.data(), 4)),
               32u * 4 + 2 * 32u * 4 + 8u * 4 + 32u);
 }
 
@@ -659,6 +659,41 @@ TYPED_TEST(kernels, one_operation_on_operands_of_every_kind_runs_the_same_loops)
     check(on_rank3);
     check(on_xarrays);
     check(on_views);
+}
+
+TYPED_TEST(kernels, trees_of_many_leaves_scalars_and_temporaries_read_each_leaf_where_it_is)
+{
+    // The collector keeps its leaves, their scalars and their temporaries in lists sized once for the
+    // tree: 3, 15 and 10 leaves (more than it holds inline), scalars among them, the last with a
+    // reducer's temporary read by rows in blocks, each against xtensor bit for bit.
+    using T = TypeParam;
+    const xt::xtensor<T, 2> a = random_array<T>({70, 37}, 60);
+    const xt::xtensor<T, 2> b = random_array<T>({70, 37}, 61);
+    const xt::xtensor<T, 1> u = random_array<T>({37}, 62);
+    const xt::xtensor<T, 2> k = random_array<T>({70, 1}, 63);
+    // The sums as the kernels fold them (their order is not xtensor's): the tree around them is checked.
+    xt::xtensor<T, 2> row_sums;
+    ASSERT_TRUE(xn::detail::try_kernel_assign(row_sums, xt::sum(a, {1}, xt::keep_dims)));
+    const auto few = a * T(2) - u;
+    const auto many =
+        ((a - u) * T(0.5) + (b * k - T(1.5)) * (u + T(2))) / (k + T(3)) - (a * b + u * T(0.25)) + k;
+    const auto with_temporary =
+        (a - u) * T(0.5) + b * T(2) - xt::sum(a, {1}, xt::keep_dims) * T(1.5) + k * T(0.125) + u;
+    const auto expected_with_temporary = (a - u) * T(0.5) + b * T(2) - row_sums * T(1.5) + k * T(0.125) + u;
+    EXPECT_EQ((xn::detail::kernel_node<T, decltype(few)>::leaves), 3u);
+    EXPECT_EQ((xn::detail::kernel_node<T, decltype(many)>::leaves), 15u);
+    EXPECT_EQ((xn::detail::kernel_node<T, decltype(with_temporary)>::leaves), 10u);
+
+    const auto check = [](const auto& e, const auto& reference)
+    {
+        xt::xtensor<T, 2> through_kernels;
+        ASSERT_TRUE(xn::detail::try_kernel_assign(through_kernels, e));
+        const xt::xtensor<T, 2> expected = reference;
+        EXPECT_TRUE(same_bits(through_kernels, expected));
+    };
+    check(few, few);
+    check(many, many);
+    check(with_temporary, expected_with_temporary);
 }
 
 TYPED_TEST(kernels, strided_outputs_longer_than_a_chunk_are_written_whole)

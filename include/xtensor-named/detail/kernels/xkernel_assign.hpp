@@ -148,12 +148,12 @@ namespace xt
             using deferred_visitor = std::function<void(const deferred_state_base&)>;
 
             /**
-             * What run_by_blocks calls on each block, the tree's loop over the block's leaves, seen
-             * through one function pointer: the blocks, temporaries and locks around it are then compiled
-             * once per element type and leaf count, not once per expression. The callable must outlive
-             * the call that takes it.
+             * What run_by_blocks calls on each block, the tree's loop over the block's leaves (as many as
+             * the collector's), seen through one function pointer: the blocks, temporaries and locks
+             * around it are then compiled once per element type, not once per expression. The callable
+             * must outlive the call that takes it.
              */
-            template <class T, std::size_t L>
+            template <class T>
             class block_function
             {
             public:
@@ -162,12 +162,12 @@ namespace xt
                           class = std::enable_if_t<!std::is_same<std::decay_t<F>, block_function>::value>>
                 block_function(const F& f) noexcept // NOLINT(google-explicit-constructor): passed lambdas
                     : m_callable(&f),
-                      m_call([](const void* callable, kernel_layout& part, const kernel_leaves<T, L>& leaves)
+                      m_call([](const void* callable, kernel_layout& part, const kernel_leaf_ref<T>* leaves)
                              { (*static_cast<const F*>(callable))(part, leaves); })
                 {
                 }
 
-                void operator()(kernel_layout& part, const kernel_leaves<T, L>& leaves) const
+                void operator()(kernel_layout& part, const kernel_leaf_ref<T>* leaves) const
                 {
                     m_call(m_callable, part, leaves);
                 }
@@ -175,7 +175,7 @@ namespace xt
             private:
 
                 const void* m_callable;
-                void (*m_call)(const void*, kernel_layout&, const kernel_leaves<T, L>&);
+                void (*m_call)(const void*, kernel_layout&, const kernel_leaf_ref<T>*);
             };
 
             /// An address that stands for the element type U, so that types known apart can be compared.
@@ -186,18 +186,23 @@ namespace xt
              * Walks the leaves of an expression in order and fills operands 1, 2, ... of a layout with
              * their strides in the layout's index space, keeping where they are in memory. Reducers in
              * the tree are read from temporaries that live as long as the collector (see materialize).
+             * The number of leaves is a value, not a type: a collector, its blocks and its temporaries
+             * are compiled once per element type, and only the tree's own loop knows its leaves' count.
              */
-            template <class T, std::size_t L>
+            template <class T>
             class kernel_collector
             {
             public:
-                static constexpr std::size_t slots = L == 0 ? 1 : L;
-
-                /// `blocks`: whether this collector's owner evaluates by run_by_blocks, computing there the
-                /// rows of the deferred temporaries that the tree reads; else they are computed by the
-                /// blocks of an evaluation this one is part of, or whole.
-                kernel_collector(kernel_layout& layout, std::size_t first_operand, bool blocks = false)
-                    : m_layout(layout), m_operand(first_operand), m_blocks(blocks)
+                /// `leaves`: the tree's. `blocks`: whether this collector's owner evaluates by
+                /// run_by_blocks, computing there the rows of the deferred temporaries that the tree reads;
+                /// else they are computed by the blocks of an evaluation this one is part of, or whole.
+                kernel_collector(kernel_layout& layout, std::size_t first_operand, std::size_t leaves,
+                                 bool blocks = false)
+                    : m_layout(layout), m_operand(first_operand), m_count(leaves),
+                      m_leaves(std::max<std::size_t>(leaves, 1), kernel_leaf_ref<T>{}),
+                      m_leaf_rows_of(std::max<std::size_t>(leaves, 1), nullptr),
+                      m_span(std::max<std::size_t>(leaves, 1), memory_span{}),
+                      m_scalar(std::max<std::size_t>(leaves, 1), T(0)), m_blocks(blocks)
                 {
                 }
 
@@ -223,7 +228,7 @@ namespace xt
                         rows == m_layout.size(0) && static_cast<std::size_t>(e.shape()[0]) == rows &&
                         static_cast<std::size_t>(e.strides()[0]) * rows == deferred->size() &&
                         deferred->evaluation().by_rows();
-                    if (aligned && leaf < L)
+                    if (aligned && leaf < m_count)
                     {
                         m_leaf_rows_of[leaf] = deferred;
                     }
@@ -274,7 +279,7 @@ namespace xt
                 template <class U, class S, class St>
                 void strided(const U* data, const S& shape, const St& strides)
                 {
-                    if (m_leaf >= L)
+                    if (m_leaf >= m_count)
                     {
                         m_ok = false;
                         return;
@@ -291,7 +296,7 @@ namespace xt
 
                 void scalar(T value)
                 {
-                    if (m_leaf >= L)
+                    if (m_leaf >= m_count)
                     {
                         m_ok = false;
                         return;
@@ -389,9 +394,19 @@ namespace xt
                  * temporary whose rows an evaluation of blocks (run_by_blocks) computed for this block
                  * already is left as it is; where this collector does not run the blocks, the others are
                  * computed whole. Returns the leaves that read these rows, for `part`, the layout's block
-                 * of them (see leaves_of_rows).
+                 * of them (see leaves_of_rows), as the tree's loop takes them: L of them.
                  */
+                template <std::size_t L>
                 kernel_leaves<T, L> compute_rows(kernel_layout& part, std::size_t first, std::size_t last)
+                {
+                    compute_rows_of(first, last);
+                    kernel_leaves<T, L> leaves{};
+                    leaves_of_rows(part, first, last, leaves.data());
+                    return leaves;
+                }
+
+                /// compute_rows but the leaves.
+                void compute_rows_of(std::size_t first, std::size_t last)
                 {
                     for (auto& pending : m_pending)
                     {
@@ -410,33 +425,31 @@ namespace xt
                             pending.done = true;
                         }
                     }
-                    return leaves_of_rows(part, first, last);
                 }
 
                 /**
                  * The leaves that read rows [first, last) of the layout's first axis through `part`, the
-                 * layout's block of them: a leaf of a deferred temporary whose rows this block computed in
-                 * its scratch memory reads them there (its offset in `part` moved back to the block's first
-                 * row).
+                 * layout's block of them, written to `leaves`: a leaf of a deferred temporary whose rows
+                 * this block computed in its scratch memory reads them there (its offset in `part` moved
+                 * back to the block's first row).
                  */
-                kernel_leaves<T, L> leaves_of_rows(kernel_layout& part, std::size_t first,
-                                                   std::size_t last) const
+                void leaves_of_rows(kernel_layout& part, std::size_t first, std::size_t last,
+                                    kernel_leaf_ref<T>* leaves) const
                 {
-                    kernel_leaves<T, L> leaves = m_leaves;
-                    for (std::size_t k = 0; k < L; ++k)
+                    std::copy_n(m_leaves.begin(), m_count, leaves);
+                    for (std::size_t k = 0; k < m_count; ++k)
                     {
                         const deferred_rows* rows = m_leaf_rows_of[k] == nullptr
                                                         ? nullptr
                                                         : rows_in_this_block(m_leaf_rows_of[k], first, last);
                         if (rows != nullptr && rows->at != nullptr)
                         {
-                            const std::size_t operand = m_operand - L + k;
+                            const std::size_t operand = m_operand - m_count + k;
                             leaves[k].data = rows->at;
                             part.offset(operand) -=
                                 static_cast<kernel_index>(first) * part.stride(0, operand);
                         }
                     }
-                    return leaves;
                 }
 
                 /// Calls `visit(state)` on every deferred temporary that the tree reads, and on those
@@ -470,7 +483,7 @@ namespace xt
                  */
                 template <class O>
                 void run_by_blocks(kernel_layout& layout, O* out, const memory_span& span, bool in_place,
-                                   block_function<T, L> run)
+                                   block_function<T> run)
                 {
                     const std::size_t rows = layout.rank() == 0 ? 0 : layout.size(0);
                     // Another thread that reads a deferred temporary waits until its rows are all here.
@@ -494,14 +507,15 @@ namespace xt
                     }
                     if (!any_aligned)
                     {
-                        compute_rows(layout, 0, rows);
-                        run(layout, m_leaves);
+                        compute_rows_of(0, rows);
+                        run(layout, m_leaves.data());
                     }
                     else
                     {
                         // Rows that move about kernel_block_bytes, at least one; all where they move less
                         // (or nothing: no element).
-                        const std::size_t bytes = input_bytes + working_set_bytes<T, L>(layout, m_leaves);
+                        const std::size_t bytes =
+                            input_bytes + working_set_bytes(layout, m_leaves.data(), m_count);
                         const std::size_t step =
                             bytes <= kernel_block_bytes
                                 ? rows
@@ -559,12 +573,18 @@ namespace xt
                 /// Whether every leaf fits the layout's shape.
                 bool ok() const noexcept
                 {
-                    return m_ok && m_leaf == L;
+                    return m_ok && m_leaf == m_count;
                 }
 
-                const kernel_leaves<T, L>& leaves() const noexcept
+                /// The leaves, as many as the tree has.
+                const kernel_leaf_ref<T>* leaves() const noexcept
                 {
-                    return m_leaves;
+                    return m_leaves.data();
+                }
+
+                std::size_t leaf_count() const noexcept
+                {
+                    return m_count;
                 }
 
                 /// Whether a leaf shares memory with the `element_bytes`-sized elements
@@ -572,7 +592,7 @@ namespace xt
                 bool overlaps_with(const void* data, std::size_t element_bytes,
                                    const memory_span& span) const noexcept
                 {
-                    for (std::size_t k = 0; k < L; ++k)
+                    for (std::size_t k = 0; k < m_count; ++k)
                     {
                         if (overlaps(m_leaves[k].data, static_cast<std::size_t>(m_leaves[k].element_bytes),
                                      m_span[k], data, element_bytes, span))
@@ -588,7 +608,7 @@ namespace xt
                 template <class O>
                 bool reads_in_place(const O* data, const memory_span& span) const noexcept
                 {
-                    for (std::size_t k = 0; k < L; ++k)
+                    for (std::size_t k = 0; k < m_count; ++k)
                     {
                         const kernel_leaf_ref<T>& leaf = m_leaves[k];
                         if (!overlaps(leaf.data, static_cast<std::size_t>(leaf.element_bytes), m_span[k],
@@ -596,7 +616,7 @@ namespace xt
                         {
                             continue;
                         }
-                        const std::size_t operand = m_operand - L + k;
+                        const std::size_t operand = m_operand - m_count + k;
                         const bool same_element =
                             leaf.element_bytes == static_cast<kernel_index>(sizeof(O)) &&
                             leaf.at(m_layout.offset(operand)) ==
@@ -619,14 +639,16 @@ namespace xt
             private:
                 kernel_layout& m_layout;
                 std::size_t m_operand;
+                std::size_t m_count;
                 std::size_t m_leaf = 0;
                 bool m_ok = true;
-                kernel_leaves<T, L> m_leaves{};
+                // Sized once, at construction: the leaves point into m_scalar.
+                xt::svector<kernel_leaf_ref<T>, 8> m_leaves;
                 // The deferred temporary whose row r each leaf reads at the layout's row r, or nullptr.
-                std::array<const deferred_state_base*, slots> m_leaf_rows_of{};
-                std::array<memory_span, slots> m_span{};
+                xt::svector<const deferred_state_base*, 8> m_leaf_rows_of;
+                xt::svector<memory_span, 8> m_span;
                 // Scalars live here for the duration of the evaluation; the leaves point to them.
-                std::array<T, slots> m_scalar{};
+                xt::svector<T, 8> m_scalar;
                 std::vector<std::shared_ptr<const void>> m_temporaries;
 
                 /// A temporary the tree reads that is not filled yet: a reducer's, or a deferred one.
@@ -693,13 +715,13 @@ namespace xt
                 bool leaves_read_in_place(const kernel_layout& layout,
                                           const deferred_state_base* deferred) const
                 {
-                    for (std::size_t k = 0; k < L; ++k)
+                    for (std::size_t k = 0; k < m_count; ++k)
                     {
                         if (m_leaf_rows_of[k] != deferred)
                         {
                             continue;
                         }
-                        const std::size_t operand = m_operand - L + k;
+                        const std::size_t operand = m_operand - m_count + k;
                         if (layout.offset(operand) != 0)
                         {
                             return false;
@@ -724,7 +746,7 @@ namespace xt
                  * taken by the next of `shares` threads free.
                  */
                 void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
-                                std::size_t blocks, std::size_t shares, block_function<T, L> run,
+                                std::size_t blocks, std::size_t shares, block_function<T> run,
                                 const pending_reduction* into_output, char* out)
                 {
                     std::size_t scratch_bytes = 0;
@@ -755,7 +777,7 @@ namespace xt
 
                 /// Blocks [begin, end) of run_blocks on this thread, in scratch memory of its own.
                 void run_block_range(const kernel_layout& layout, std::size_t rows, std::size_t step,
-                                     std::size_t begin, std::size_t end, block_function<T, L> run,
+                                     std::size_t begin, std::size_t end, block_function<T> run,
                                      const pending_reduction* into_output, char* out,
                                      std::size_t scratch_bytes)
                 {
@@ -807,8 +829,11 @@ namespace xt
                             }
                         }
                         kernel_layout part = layout.block(0, first, last);
-                        const kernel_leaves<T, L> leaves = leaves_of_rows(part, first, last);
-                        run(part, leaves);
+                        // The leaves' copy for this block, on the stack where they are few.
+                        xt::svector<kernel_leaf_ref<T>, 8> leaves(std::max<std::size_t>(m_count, 1),
+                                                                  kernel_leaf_ref<T>{});
+                        leaves_of_rows(part, first, last, leaves.data());
+                        run(part, leaves.data());
                     }
                 }
 
@@ -989,7 +1014,7 @@ namespace xt
             /// here, so that this is compiled once per element type, leaf count and output type.
             template <class T, std::size_t L, class O>
             inline void kernel_assign_collected(O& out, const kernel_sizes& shape, bool resize,
-                                                kernel_layout& layout, kernel_collector<T, L>& collector,
+                                                kernel_layout& layout, kernel_collector<T>& collector,
                                                 const tree_runs<T, L, typename O::value_type>& tree)
             {
                 using value_type = typename O::value_type;
@@ -1011,13 +1036,17 @@ namespace xt
                                          // Blocks of a large evaluation stream their output as the
                                          // whole would.
                                          const std::size_t whole_bytes =
-                                             working_set_bytes<T, L>(run_layout, collector.leaves());
+                                             working_set_bytes(run_layout, collector.leaves(), L);
                                          // Where `out` was resized, `data` is its new memory, which no
                                          // operand reads.
                                          collector.run_by_blocks(
                                              run_layout, data, span_of(shape, strides), !through_temporary,
-                                             [&](kernel_layout& part, const kernel_leaves<T, L>& read)
-                                             { run_elementwise_with(tree, part, data, read, whole_bytes); });
+                                             [&](kernel_layout& part, const kernel_leaf_ref<T>* read)
+                                             {
+                                                 kernel_leaves<T, L> leaves{};
+                                                 std::copy_n(read, L, leaves.begin());
+                                                 run_elementwise_with(tree, part, data, leaves, whole_bytes);
+                                             });
                                      });
             }
 
@@ -1036,7 +1065,7 @@ namespace xt
                     return false;
                 }
                 kernel_layout layout(shape, leaves + 1);
-                kernel_collector<T, leaves> collector(layout, 1, true);
+                kernel_collector<T> collector(layout, 1, leaves, true);
                 node::collect(e, collector);
                 if (!collector.ok())
                 {
@@ -1254,7 +1283,7 @@ namespace xt
                 /// Prepares `e`, which must outlive the job; false where the kernels do not cover it.
                 explicit kernel_reduction_job(const E& e)
                     : kernel_job(e.shape()), m_input_shape(kernel_shape(kernel_innermost<T>(e).shape())),
-                      m_layout(m_input_shape, leaves + 1), m_collector(m_layout, 1)
+                      m_layout(m_input_shape, leaves + 1), m_collector(m_layout, 1, leaves)
                 {
                     if (!kernel_describe_sums<T>(e, m_input_shape, m_stages, m_space) ||
                         m_space.size() != m_shape.size())
@@ -1290,7 +1319,7 @@ namespace xt
                 /// The bytes the whole input moves.
                 std::size_t input_bytes() const noexcept
                 {
-                    return working_set_bytes<T, leaves>(m_layout, m_collector.leaves());
+                    return working_set_bytes(m_layout, m_collector.leaves(), leaves);
                 }
 
                 /// Calls `visit` on the deferred temporaries that the input reads, however deep.
@@ -1340,9 +1369,9 @@ namespace xt
                     // the deferred temporaries that the input reads are then computed for them already.
                     const kernel_leaves<T, leaves> read =
                         runs_by_rows() && m_space[0] == 0
-                            ? m_collector.compute_rows(run_layout, first, last)
-                            : m_collector.compute_rows(run_layout, 0,
-                                                       m_input_shape.empty() ? 0 : m_input_shape[0]);
+                            ? m_collector.template compute_rows<leaves>(run_layout, first, last)
+                            : m_collector.template compute_rows<leaves>(
+                                  run_layout, 0, m_input_shape.empty() ? 0 : m_input_shape[0]);
                     std::vector<sum_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
                     run_sums<kernel_run_node_t<node>, fold, T, leaves>(run_layout, run_stages, rows, read,
@@ -1354,7 +1383,7 @@ namespace xt
                 std::vector<sum_stage<T>> m_stages;
                 kernel_sizes m_space;
                 kernel_layout m_layout;
-                mutable kernel_collector<T, leaves> m_collector;
+                mutable kernel_collector<T> m_collector;
             };
 
             /**
@@ -1371,7 +1400,7 @@ namespace xt
 
                 /// Prepares `e`, which must outlive the job; false where the kernels do not cover it.
                 explicit kernel_elementwise_job(const E& e)
-                    : kernel_job(e.shape()), m_layout(m_shape, leaves + 1), m_collector(m_layout, 1)
+                    : kernel_job(e.shape()), m_layout(m_shape, leaves + 1), m_collector(m_layout, 1, leaves)
                 {
                     if constexpr (is_kernel_elementwise_v<T, E>)
                     {
@@ -1388,7 +1417,7 @@ namespace xt
 
                 std::size_t input_bytes() const noexcept
                 {
-                    return working_set_bytes<T, leaves>(m_layout, m_collector.leaves()) +
+                    return working_set_bytes(m_layout, m_collector.leaves(), leaves) +
                            m_collector.pending_input_bytes();
                 }
 
@@ -1408,20 +1437,21 @@ namespace xt
                     xt::compute_strides(m_shape, xt::layout_type::row_major, strides);
                     run_layout.set_right_aligned(0, m_shape, strides);
                     const std::size_t whole_bytes =
-                        working_set_bytes<T, leaves>(run_layout, m_collector.leaves());
+                        working_set_bytes(run_layout, m_collector.leaves(), leaves);
                     kernel_layout part = run_layout;
                     if (!m_shape.empty())
                     {
                         part = run_layout.block(0, first, last);
                         part.offset(0) = 0; // the output's rows start at `rows`
                     }
-                    const kernel_leaves<T, leaves> read = m_collector.compute_rows(part, first, last);
+                    const kernel_leaves<T, leaves> read =
+                        m_collector.template compute_rows<leaves>(part, first, last);
                     run_elementwise<kernel_run_node_t<node>, T, leaves>(part, rows, read, whole_bytes);
                 }
 
             private:
                 kernel_layout m_layout;
-                kernel_collector<T, leaves> m_collector;
+                kernel_collector<T> m_collector;
             };
 
             /// try_kernel_assign of a nest of reducers, whose value type `out` shares.

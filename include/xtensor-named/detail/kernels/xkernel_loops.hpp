@@ -576,8 +576,8 @@ namespace xt
 
             /// Whether leaf `k` (1-based, as in the layout) reads the very elements of an earlier leaf:
             /// the same first element, element size and strides (`where(x > 0, x, 0)` reads x twice).
-            template <class T, std::size_t L>
-            inline bool reads_an_earlier_leaf(const kernel_layout& layout, const kernel_leaves<T, L>& leaves,
+            template <class T>
+            inline bool reads_an_earlier_leaf(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
                                               std::size_t k) noexcept
             {
                 for (std::size_t j = 1; j < k; ++j)
@@ -598,15 +598,15 @@ namespace xt
 
             /// The bytes an elementwise evaluation writes and reads: the output, and each leaf once over
             /// the axes along which it is not broadcast. A leaf read twice counts once: its second read
-            /// hits the cache.
-            template <class T, std::size_t L>
+            /// hits the cache. `count` leaves, operands 1 to `count` of the layout.
+            template <class T>
             inline std::size_t working_set_bytes(const kernel_layout& layout,
-                                                 const kernel_leaves<T, L>& leaves) noexcept
+                                                 const kernel_leaf_ref<T>* leaves, std::size_t count) noexcept
             {
                 std::size_t bytes = layout.element_count() * sizeof(T);
-                for (std::size_t k = 1; k <= L; ++k)
+                for (std::size_t k = 1; k <= count; ++k)
                 {
-                    if (reads_an_earlier_leaf<T, L>(layout, leaves, k))
+                    if (reads_an_earlier_leaf(layout, leaves, k))
                     {
                         continue;
                     }
@@ -922,7 +922,7 @@ namespace xt
                     return;
                 }
                 // Whether the whole evaluation, not a block of it, is too large for the caches.
-                const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
+                const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
                 const bool large = std::max(bytes, whole_bytes) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
                 run_in_blocks(layout, 0, kernel_blocks(bytes, layout.size(0)),
                               [&](const kernel_layout& part)
@@ -1539,7 +1539,7 @@ namespace xt
                     sum_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source, tiled);
                     runner.run();
                 };
-                const std::size_t bytes = working_set_bytes<T, L>(layout, leaves);
+                const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
                 const fold_cut cut = cut_of(stages);
                 // A short innermost axis kept alone is not shared out: a thread would read every row of
                 // the input for one or two of its elements.
