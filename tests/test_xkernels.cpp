@@ -16,6 +16,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -131,6 +132,46 @@ TEST(kernel_layout, working_set_counts_an_operand_read_twice_once)
     layout.offset(2) = 1;
     EXPECT_EQ((xn::detail::working_set_bytes(layout, leaves.data(), 4)),
               32u * 4 + 2 * 32u * 4 + 8u * 4 + 32u);
+}
+
+TEST(scratch_buffer, is_aligned_taken_back_from_the_thread_and_apart_while_in_use)
+{
+    // On a thread of its own, whose pool starts empty: what the kernels' tiles, sums and blocks take.
+    using xn::detail::scratch_buffer;
+    std::thread(
+        []
+        {
+            constexpr std::size_t mib = std::size_t(1) << 20;
+            const char* outer_memory = nullptr;
+            const char* inner_memory = nullptr;
+            {
+                scratch_buffer outer(5 * mib);
+                scratch_buffer inner(5 * mib);
+                outer_memory = outer.data();
+                inner_memory = inner.data();
+                EXPECT_NE(outer_memory, inner_memory);
+                EXPECT_EQ(reinterpret_cast<std::uintptr_t>(outer_memory) % 64, 0u);
+                EXPECT_EQ(reinterpret_cast<std::uintptr_t>(inner_memory) % 64, 0u);
+                EXPECT_EQ(static_cast<const void*>(outer.data_as<double>()),
+                          static_cast<const void*>(outer_memory));
+            }
+            {
+                // Given back, the first large enough is taken again, smaller requests too.
+                scratch_buffer smaller(mib);
+                scratch_buffer same(5 * mib);
+                EXPECT_EQ(smaller.data(), inner_memory);
+                EXPECT_EQ(same.data(), outer_memory);
+            }
+            {
+                scratch_buffer larger(6 * mib);
+                EXPECT_NE(larger.data(), outer_memory);
+                EXPECT_NE(larger.data(), inner_memory);
+            }
+        })
+        .join();
+    EXPECT_EQ(scratch_buffer::rounded(1), 64u);
+    EXPECT_EQ(scratch_buffer::rounded(1000), 1024u);
+    EXPECT_EQ(scratch_buffer::rounded(0), 0u);
 }
 
 TEST(kernel_layout, memory_spans_cover_negative_strides_and_detect_overlap)

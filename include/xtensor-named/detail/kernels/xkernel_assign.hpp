@@ -30,6 +30,7 @@
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
 #include "xkernel_loops.hpp"
+#include "xscratch.hpp"
 #include "xshort_path.hpp"
 
 #ifndef XTENSOR_NAMED_BLOCK_BYTES
@@ -758,7 +759,7 @@ namespace xt
                             pending.scratch_bytes =
                                 &pending == into_output
                                     ? 0
-                                    : block_scratch::rounded(step * pending.deferred->row_bytes());
+                                    : scratch_buffer::rounded(step * pending.deferred->row_bytes());
                             pending.in_scratch = true;
                             scratch_bytes += pending.scratch_bytes;
                         }
@@ -781,7 +782,7 @@ namespace xt
                                      const pending_reduction* into_output, char* out,
                                      std::size_t scratch_bytes)
                 {
-                    block_scratch scratch(scratch_bytes);
+                    scratch_buffer scratch(scratch_bytes);
                     // An evaluation inside another's block (a lazy operand evaluated for a gather) adds its
                     // rows after the outer block's, and takes them away when it ends.
                     auto& computed = rows_of_this_block();

@@ -1071,7 +1071,7 @@ namespace xt
                       // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                       // on its way to a strided output; the recursion uses the others, one per depth
                       // (m_stages is initialised before).
-                      m_buffers((2 + buffers_needed(0)) * kernel_sum_chunk<T>)
+                      m_buffers((2 + buffers_needed(0)) * kernel_sum_chunk<T> * sizeof(T))
                 {
                     // Whether every sum inside stage s runs along no axis: then the values stage s sums
                     // are elementwise along a run.
@@ -1157,7 +1157,7 @@ namespace xt
 
                 T* buffer(std::size_t depth) noexcept
                 {
-                    return m_buffers.data() + depth * kernel_sum_chunk<T>;
+                    return m_buffers.data_as<T>() + depth * kernel_sum_chunk<T>;
                 }
 
                 void point_row(const position_type& position, std::size_t first, std::size_t count)
@@ -1484,7 +1484,7 @@ namespace xt
                 kernel_row<T, L> m_row{};
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
-                reused_buffer<T> m_buffers;
+                scratch_buffer m_buffers;
                 tiled_fold m_tiled = tiled_fold::none;
                 std::optional<kernel_tile_source<T, L>> m_tile;
             };
@@ -1569,7 +1569,7 @@ namespace xt
                     dense.stride(kept[d - 1], 0) = static_cast<kernel_index>(results);
                     results *= layout.size(kept[d - 1]);
                 }
-                reused_buffer<T> partials(cut.parts * results);
+                scratch_buffer partials(cut.parts * results * sizeof(T));
                 const std::size_t first_axis = stages[0].levels[0].axis;
                 const std::size_t first_size = stages[0].levels[0].size;
                 // Every part but the last folds cut.length positions of the first level, the last the rest.
@@ -1598,7 +1598,7 @@ namespace xt
                         part = part.block(kept.front(), range.begin, range.end);
                     }
                     run_on(part, p + 1 == cut.parts ? last_stages : part_stages,
-                           partials.data() + p * results);
+                           partials.data_as<T>() + p * results);
                 };
                 if (kernel_blocks(bytes, tasks) == 1)
                 {
@@ -1611,10 +1611,10 @@ namespace xt
                 {
                     for_each_block(tasks, task);
                 }
-                T* total = partials.data();
+                T* total = partials.data_as<T>();
                 for (std::size_t p = 1; p < cut.parts; ++p)
                 {
-                    fold_rows<Fold>(total, partials.data() + p * results, results);
+                    fold_rows<Fold>(total, partials.data_as<T>() + p * results, results);
                 }
                 if (stages[0].has_initial)
                 {

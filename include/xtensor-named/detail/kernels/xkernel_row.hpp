@@ -23,6 +23,7 @@
 #include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
 #include "xkernel_layout.hpp"
+#include "xscratch.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
@@ -47,65 +48,6 @@ namespace xt
             /// and aligned for whole batches.
             template <class T>
             using kernel_buffer = xt::uvector<T, xsimd::aligned_allocator<T>>;
-
-            /**
-             * A kernel_buffer of at least `size` elements, taken from those that runs on this thread gave
-             * back, and given back when it goes. A reduction evaluated a block of rows at a time makes a
-             * runner per block; allocating its buffers (tens of kilobytes) anew each time made glibc's
-             * malloc consolidate its free lists each time, which cost more than summing a small block.
-             */
-            template <class T>
-            class reused_buffer
-            {
-            public:
-                explicit reused_buffer(std::size_t size)
-                {
-                    auto& kept = given_back();
-                    if (!kept.empty())
-                    {
-                        m_buffer = std::move(kept.back());
-                        kept.pop_back();
-                    }
-                    if (m_buffer.size() < size)
-                    {
-                        m_buffer = kernel_buffer<T>(size);
-                    }
-                }
-
-                reused_buffer(const reused_buffer&) = delete;
-                reused_buffer& operator=(const reused_buffer&) = delete;
-
-                ~reused_buffer()
-                {
-                    auto& kept = given_back();
-                    // Room for as many as are in use at once, reserved ahead: giving back never allocates.
-                    if (kept.size() < kept.capacity())
-                    {
-                        kept.push_back(std::move(m_buffer));
-                    }
-                }
-
-                T* data() noexcept
-                {
-                    return m_buffer.data();
-                }
-
-            private:
-                static constexpr std::size_t kept_at_most = 4;
-
-                static std::vector<kernel_buffer<T>>& given_back()
-                {
-                    static thread_local std::vector<kernel_buffer<T>> kept = []
-                    {
-                        std::vector<kernel_buffer<T>> reserved;
-                        reserved.reserve(kept_at_most);
-                        return reserved;
-                    }();
-                    return kept;
-                }
-
-                kernel_buffer<T> m_buffer;
-            };
 
             /// The chunk of a run that needs no buffer: the whole run is one chunk, however long.
             inline constexpr std::size_t kernel_whole_run = std::numeric_limits<std::size_t>::max();
@@ -365,7 +307,7 @@ namespace xt
                 // What each tile holds: copied from where, how many rows.
                 std::array<const char*, slots> m_copied_from{};
                 std::array<std::size_t, slots> m_copied_rows{};
-                std::optional<reused_buffer<T>> m_buffer;
+                std::optional<scratch_buffer> m_buffer;
                 std::array<T, slots> m_constant{};
             };
 
@@ -477,7 +419,7 @@ namespace xt
                 // Tiles that copy no leaf take no buffer.
                 if (copies)
                 {
-                    m_buffer.emplace(slots * kernel_chunk<T>);
+                    m_buffer.emplace(slots * kernel_chunk<T> * sizeof(T));
                 }
             }
 
@@ -513,7 +455,7 @@ namespace xt
                         row.set_contiguous(k, reinterpret_cast<const T*>(start[k]));
                         continue;
                     }
-                    T* tile = m_buffer->data() + k * kernel_chunk<T>;
+                    T* tile = m_buffer->data_as<T>() + k * kernel_chunk<T>;
                     row.set_contiguous(k, tile);
                     if (outer == 0 && m_copied_from[k] == start[k] && m_copied_rows[k] >= rows)
                     {
