@@ -1011,12 +1011,28 @@ namespace xt
                 evaluate(out.data() + out.data_offset(), out.strides());
             }
 
-            /// kernel_assign_elementwise once the tree's leaves are collected: the tree is only its runs
-            /// here, so that this is compiled once per element type, leaf count and output type.
-            template <class T, std::size_t L, class O>
+            /// An elementwise tree's loop over a block `part` of its layout into `out`, its leaves (as many
+            /// as the tree's) at `leaves`; `whole_bytes` as for run_elementwise_with.
+            template <class T, class V>
+            using tree_loop_fn = void (*)(kernel_layout& part, V* out, const kernel_leaf_ref<T>* leaves,
+                                          std::size_t whole_bytes);
+
+            /// The tree_loop_fn of `Node`: its leaves copied into the array its runs take.
+            template <class Node, class T, std::size_t L, class V>
+            inline void tree_loop(kernel_layout& part, V* out, const kernel_leaf_ref<T>* leaves,
+                                  std::size_t whole_bytes)
+            {
+                kernel_leaves<T, L> read{};
+                std::copy_n(leaves, L, read.begin());
+                run_elementwise_with(tree_runs_of<Node, T, L, V>(), part, out, read, whole_bytes);
+            }
+
+            /// kernel_assign_elementwise once the tree's leaves are collected: the tree is only its loop
+            /// here, so that this is compiled once per element type and output type.
+            template <class T, class O>
             inline void kernel_assign_collected(O& out, const kernel_sizes& shape, bool resize,
                                                 kernel_layout& layout, kernel_collector<T>& collector,
-                                                const tree_runs<T, L, typename O::value_type>& tree)
+                                                tree_loop_fn<T, typename O::value_type> loop)
             {
                 using value_type = typename O::value_type;
                 const value_type* out_data = out.data() + out.data_offset();
@@ -1029,26 +1045,22 @@ namespace xt
                     through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides()) ||
                                         !collector.reads_in_place(out_data, out_span);
                 }
-                kernel_evaluate_into(out, shape, resize, through_temporary,
-                                     [&](value_type* data, const auto& strides)
-                                     {
-                                         kernel_layout run_layout = layout;
-                                         run_layout.set_right_aligned(0, shape, strides);
-                                         // Blocks of a large evaluation stream their output as the
-                                         // whole would.
-                                         const std::size_t whole_bytes =
-                                             working_set_bytes(run_layout, collector.leaves(), L);
-                                         // Where `out` was resized, `data` is its new memory, which no
-                                         // operand reads.
-                                         collector.run_by_blocks(
-                                             run_layout, data, span_of(shape, strides), !through_temporary,
-                                             [&](kernel_layout& part, const kernel_leaf_ref<T>* read)
-                                             {
-                                                 kernel_leaves<T, L> leaves{};
-                                                 std::copy_n(read, L, leaves.begin());
-                                                 run_elementwise_with(tree, part, data, leaves, whole_bytes);
-                                             });
-                                     });
+                kernel_evaluate_into(
+                    out, shape, resize, through_temporary,
+                    [&](value_type* data, const auto& strides)
+                    {
+                        kernel_layout run_layout = layout;
+                        run_layout.set_right_aligned(0, shape, strides);
+                        // Blocks of a large evaluation stream their output as the
+                        // whole would.
+                        const std::size_t whole_bytes =
+                            working_set_bytes(run_layout, collector.leaves(), collector.leaf_count());
+                        // Where `out` was resized, `data` is its new memory, which no
+                        // operand reads.
+                        collector.run_by_blocks(run_layout, data, span_of(shape, strides), !through_temporary,
+                                                [&](kernel_layout& part, const kernel_leaf_ref<T>* read)
+                                                { loop(part, data, read, whole_bytes); });
+                    });
             }
 
             /// try_kernel_assign of an elementwise tree, evaluated in lanes of T.
@@ -1073,7 +1085,7 @@ namespace xt
                     return false;
                 }
                 kernel_assign_collected(out, shape, resize, layout, collector,
-                                        tree_runs_of<kernel_run_node_t<node>, T, leaves, value_type>());
+                                        &tree_loop<kernel_run_node_t<node>, T, leaves, value_type>);
                 return true;
             }
 
