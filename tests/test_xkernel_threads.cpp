@@ -6,7 +6,7 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The kernels on several threads: how an evaluation is cut into blocks, and that the values do not
+// The kernels on several threads: how an evaluation is cut into shares, and that the values do not
 // depend on the thread count. Built three times: as it is (one thread), with XTENSOR_USE_TBB
 // (test_xkernel_threads_tbb) and with XTENSOR_USE_OPENMP (test_xkernel_threads_openmp), the last two with
 // XTENSOR_NAMED_PARALLEL_MIN_BYTES=0 so that every evaluation is cut.
@@ -113,20 +113,20 @@ bool allow_allocation()
     return !refusing_workers || std::this_thread::get_id() == refusing_from;
 }
 
-TEST(kernel_threads, blocks_cover_the_outer_axis_in_order_with_shares_one_apart)
+TEST(kernel_threads, shares_cover_the_outer_axis_in_order_with_lengths_one_apart)
 {
     for (std::size_t size = 1; size <= 40; ++size)
     {
-        for (std::size_t blocks = 1; blocks <= size && blocks <= 9; ++blocks)
+        for (std::size_t shares = 1; shares <= size && shares <= 9; ++shares)
         {
             std::size_t next = 0;
-            for (std::size_t b = 0; b < blocks; ++b)
+            for (std::size_t b = 0; b < shares; ++b)
             {
-                const auto range = xn::detail::block_of(b, blocks, size);
-                EXPECT_EQ(range.begin, next) << size << " in " << blocks;
+                const auto range = xn::detail::share_of(b, shares, size);
+                EXPECT_EQ(range.begin, next) << size << " in " << shares;
                 const std::size_t length = range.end - range.begin;
-                EXPECT_TRUE(length == size / blocks || length == size / blocks + 1)
-                    << size << " in " << blocks;
+                EXPECT_TRUE(length == size / shares || length == size / shares + 1)
+                    << size << " in " << shares;
                 next = range.end;
             }
             EXPECT_EQ(next, size);
@@ -134,28 +134,28 @@ TEST(kernel_threads, blocks_cover_the_outer_axis_in_order_with_shares_one_apart)
     }
 }
 
-TEST(kernel_threads, small_evaluations_and_builds_without_threads_stay_in_one_block)
+TEST(kernel_threads, small_evaluations_and_builds_without_threads_stay_in_one_share)
 {
     if (xn::detail::kernel_parallel_min_bytes > 0)
     {
-        EXPECT_EQ(xn::detail::kernel_blocks(xn::detail::kernel_parallel_min_bytes - 1, 100), 1u);
+        EXPECT_EQ(xn::detail::kernel_shares(xn::detail::kernel_parallel_min_bytes - 1, 100), 1u);
     }
     if (!xn::detail::kernel_threads_enabled)
     {
         EXPECT_EQ(xn::detail::kernel_thread_count(), 1u);
-        EXPECT_EQ(xn::detail::kernel_blocks(std::size_t(1) << 40, 100), 1u);
+        EXPECT_EQ(xn::detail::kernel_shares(std::size_t(1) << 40, 100), 1u);
         return;
     }
     const thread_limit two(2);
     const std::size_t threads = xn::detail::kernel_thread_count();
     ASSERT_GE(threads, 1u);
     EXPECT_LE(threads, 2u);
-    // Never more blocks than positions along the outer axis, nor than threads.
-    EXPECT_EQ(xn::detail::kernel_blocks(std::size_t(1) << 40, 1), 1u);
-    EXPECT_EQ(xn::detail::kernel_blocks(std::size_t(1) << 40, 100), threads);
+    // Never more shares than positions along the outer axis, nor than threads.
+    EXPECT_EQ(xn::detail::kernel_shares(std::size_t(1) << 40, 1), 1u);
+    EXPECT_EQ(xn::detail::kernel_shares(std::size_t(1) << 40, 100), threads);
 }
 
-TEST(kernel_threads, a_block_moves_every_offset_to_its_first_position)
+TEST(kernel_threads, a_part_moves_every_offset_to_its_first_position)
 {
     const std::vector<std::size_t> shape = {6, 4};
     xn::detail::kernel_layout layout(shape, 2);
@@ -164,14 +164,14 @@ TEST(kernel_threads, a_block_moves_every_offset_to_its_first_position)
     layout.stride(0, 1) = 0; // a row broadcast along axis 0
     layout.stride(1, 1) = 1;
     layout.offset(1) = 3;
-    const auto block = layout.block(0, 2, 5);
-    EXPECT_EQ(block.rank(), 2u);
-    EXPECT_EQ(block.size(0), 3u);
-    EXPECT_EQ(block.size(1), 4u);
-    EXPECT_EQ(block.offset(0), 8);
-    EXPECT_EQ(block.offset(1), 3);
-    EXPECT_EQ(block.stride(0, 0), 4);
-    EXPECT_EQ(block.stride(1, 1), 1);
+    const auto part = layout.part(0, 2, 5);
+    EXPECT_EQ(part.rank(), 2u);
+    EXPECT_EQ(part.size(0), 3u);
+    EXPECT_EQ(part.size(1), 4u);
+    EXPECT_EQ(part.offset(0), 8);
+    EXPECT_EQ(part.offset(1), 3);
+    EXPECT_EQ(part.stride(0, 0), 4);
+    EXPECT_EQ(part.stride(1, 1), 1);
 }
 
 TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
@@ -263,12 +263,12 @@ TEST(kernel_threads, evaluations_inside_a_share_stay_on_its_thread)
     const std::size_t outside = xn::detail::kernel_thread_count();
     EXPECT_EQ(outside, xn::detail::kernel_threads_enabled ? 2u : 1u);
     std::vector<std::size_t> inside(3, 0);
-    xn::detail::for_each_share(3, 2,
-                               [&inside](std::size_t s) { inside[s] = xn::detail::kernel_thread_count(); });
+    xn::detail::share_out_blocks(3, 2,
+                                 [&inside](std::size_t s) { inside[s] = xn::detail::kernel_thread_count(); });
     EXPECT_EQ(inside, (std::vector<std::size_t>{1, 1, 1}));
     EXPECT_EQ(xn::detail::kernel_thread_count(), outside);
     // An exception from a share leaves it as it came.
-    EXPECT_THROW(xn::detail::for_each_share(2, 2, [](std::size_t) { throw std::runtime_error("share"); }),
+    EXPECT_THROW(xn::detail::share_out_blocks(2, 2, [](std::size_t) { throw std::runtime_error("share"); }),
                  std::runtime_error);
     EXPECT_EQ(xn::detail::kernel_thread_count(), outside);
 }

@@ -555,11 +555,11 @@ TYPED_TEST(kernels, folds_over_every_axis_and_with_kept_dims_fold_like_numpy)
 
 TEST(fold_cut, depends_on_the_summed_sizes_only)
 {
-    using xn::detail::sum_level;
-    using xn::detail::sum_stage;
-    const auto cut_for = [](std::initializer_list<sum_level> levels)
+    using xn::detail::fold_level;
+    using xn::detail::fold_stage;
+    const auto cut_for = [](std::initializer_list<fold_level> levels)
     {
-        std::vector<sum_stage<double>> stages(1);
+        std::vector<fold_stage<double>> stages(1);
         stages[0].levels.assign(levels.begin(), levels.end());
         return xn::detail::cut_of(stages);
     };
@@ -578,7 +578,7 @@ TEST(fold_cut, depends_on_the_summed_sizes_only)
     // Few terms, a first level of phantom size 1, several stages: not cut.
     EXPECT_EQ(cut_for({{0, part, false}}).parts, 1u);
     EXPECT_EQ(cut_for({{0, 1, true}, {1, 100000, false}}).parts, 1u);
-    std::vector<sum_stage<double>> nested(2);
+    std::vector<fold_stage<double>> nested(2);
     nested[0].levels.push_back({0, 100000, false});
     nested[1].levels.push_back({1, 3, false});
     EXPECT_EQ(xn::detail::cut_of(nested).parts, 1u);

@@ -527,20 +527,20 @@ TEST(aligned_operations, a_gathered_operand_is_copied_when_the_operation_is_firs
     auto shifted = xn::name<union_dims>(y, {"t"}, {{"t", {2, 3, 4}}});
     auto lazy = a + same;
     auto joined = a + shifted;
-    // A function that is not joined in one pass: each operand gathered on its own, the lazy one evaluated.
+    // A function that is not joined in one pass: each operand reindexed on its own, the lazy one evaluated.
     const auto difference = [](double l, double r) { return l - r; };
-    auto gathered = xn::apply<union_dims, xn::join_outer>(difference, xn::exp(a) * 0. + a, shifted);
-    // Before anything reads them, nothing was gathered: a write reaches every operation.
+    auto reindexed = xn::apply<union_dims, xn::join_outer>(difference, xn::exp(a) * 0. + a, shifted);
+    // Before anything reads them, nothing was reindexed: a write reaches every operation.
     x(1) = 200.;
     EXPECT_EQ(values_of(lazy), (xt::xarray<double>{11., 220., 33.}));
     EXPECT_TRUE(same_with_nan(values_of(joined), xt::xarray<double>{na, 210., 23., na}));
-    EXPECT_TRUE(same_with_nan(values_of(gathered), xt::xarray<double>{na, 190., -17., na}));
-    // Once read, the gathered values are kept, as a reduction inside an operation is: equal labels, the
-    // view still refers to x; different labels, x was gathered before this change.
+    EXPECT_TRUE(same_with_nan(values_of(reindexed), xt::xarray<double>{na, 190., -17., na}));
+    // Once read, the reindexed values are kept, as a reduction inside an operation is: equal labels, the
+    // view still refers to x; different labels, x was reindexed before this change.
     x(1) = 300.;
     EXPECT_EQ(values_of(lazy), (xt::xarray<double>{11., 320., 33.}));
     EXPECT_TRUE(same_with_nan(values_of(joined), xt::xarray<double>{na, 210., 23., na}));
-    EXPECT_TRUE(same_with_nan(values_of(gathered), xt::xarray<double>{na, 190., -17., na}));
+    EXPECT_TRUE(same_with_nan(values_of(reindexed), xt::xarray<double>{na, 190., -17., na}));
 }
 
 TEST(aligned_operations, take_over_rvalue_operands)
@@ -587,7 +587,7 @@ namespace
         return true;
     }
 
-    // f(a, b) under xn::join_outer computed through xn::align, which gathers each operand on its own.
+    // f(a, b) under xn::join_outer computed through xn::align, which reindexes each operand on its own.
     template <class F, class A, class B>
     xt::xarray<double> through_align(F f, const A& a, const B& b)
     {
@@ -779,7 +779,7 @@ TEST(aligned_operations, a_join_is_computed_in_the_output_only_where_nothing_els
     xn::assign(read_too, j - xn::name<union_dims>(read_too, {"s", "t"}));
     EXPECT_TRUE(same_with_nan(read_too, xt::xarray<double>(joined - 2.)));
 
-    // An output that the join reads: x itself, where the union is x's times and y is gathered.
+    // An output that the join reads: x itself, where the union is x's times and y is reindexed.
     xt::xarray<double> x_out = x;
     const auto left = xn::name<union_dims>(x_out, {"s", "t"}, {{"t", {0, 1, 2, 3, 4}}});
     const auto inside = xn::name<union_dims>(xt::xarray<double>(xt::view(y, xt::all(), xt::range(0, 2))),
@@ -823,7 +823,7 @@ TEST(aligned_operations, a_join_is_computed_in_the_output_only_where_nothing_els
 
 TEST(aligned_operations, arithmetic_of_operands_that_do_not_join_in_one_pass_is_gathered_operand_by_operand)
 {
-    // Different axis orders, a broadcast, an element type that + promotes: each gathered on its own.
+    // Different axis orders, a broadcast, an element type that + promotes: each reindexed on its own.
     const xt::xarray<double> x = {{1., 2.}, {3., 4.}};
     const auto a = xn::name<union_dims>(x, {"s", "t"}, {{"t", {0, 1}}});
     const auto b = xn::name<union_dims>(x, {"t", "s"}, {{"t", {1, 2}}});

@@ -446,7 +446,7 @@ namespace xt
                 /**
                  * The magnitude of each lane of `x` as an unsigned integer that orders as the magnitudes
                  * do, NaN above infinity: its bits shifted left by one, which drops the sign. One
-                 * operation, whose largest over a run an unsigned maximum keeps (kernel_noting_row).
+                 * operation, whose largest over a run an unsigned maximum keeps (kernel_noting_run).
                  */
                 template <class A>
                 inline xsimd::batch<std::uint32_t, A>
@@ -477,7 +477,7 @@ namespace xt
                     false;
 #endif
 
-                /// The largest magnitudes of float lanes seen so far, lane by lane (kernel_noting_row).
+                /// The largest magnitudes of float lanes seen so far, lane by lane (kernel_noting_run).
                 template <class A>
                 using magnitudes = std::conditional_t<ranges_magnitudes<A>, xsimd::batch<float, A>,
                                                       xsimd::batch<std::uint32_t, A>>;

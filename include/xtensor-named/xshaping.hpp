@@ -40,7 +40,7 @@ namespace xt
             named::labels result;
             std::array<std::vector<std::int64_t>, 2> index;
 
-            /// Whether operand `k`, of `operand_size` labels, lands on the result as it is (no gather).
+            /// Whether operand `k`, of `operand_size` labels, lands on the result as it is (no reindex).
             bool is_identity(std::size_t k, std::size_t operand_size) const noexcept;
 
             /// Whether some result position lacks a value of operand `k` (it must be filled).
@@ -76,13 +76,13 @@ namespace xt
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
 
-        /// The left operand's labels in its order (join='left'); the right operand is gathered or filled.
+        /// The left operand's labels in its order (join='left'); the right operand is reindexed or filled.
         struct join_left
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);
         };
 
-        /// The right operand's labels in its order (join='right'); the left operand is gathered or filled.
+        /// The right operand's labels in its order (join='right'); the left operand is reindexed or filled.
         struct join_right
         {
             static std::optional<label_alignment> align(const labels& a, const labels& b);

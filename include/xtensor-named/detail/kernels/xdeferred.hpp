@@ -62,7 +62,7 @@ namespace xt
                  * Whether rows that the kernels compute for a block of an evaluation are kept in the
                  * temporary (true), or computed into memory that stays in the cache, read there by the
                  * block, and computed again by the next evaluation (false): where computing them costs no
-                 * more than reading a kept copy from memory would, as a gather or a join reads its operands
+                 * more than reading a kept copy from memory would, as a reindex or a join reads its operands
                  * once. The temporary is then not filled by that evaluation; any reader of it whole (the
                  * storage's accessors) fills and keeps it.
                  */

@@ -531,7 +531,7 @@ namespace xt
                         const std::size_t blocks = (rows + step - 1) / step;
                         const std::size_t shares =
                             rows_of_this_block().empty() && blocks > kernel_thread_count()
-                                ? kernel_blocks(bytes, blocks - 1)
+                                ? kernel_shares(bytes, blocks - 1)
                                 : 1;
                         run_blocks(layout, rows, step, blocks, shares, run, into_output,
                                    reinterpret_cast<char*>(out));
@@ -773,7 +773,7 @@ namespace xt
                         return;
                     }
                     run_range(0, 1);
-                    for_each_share(blocks - 1, shares, [&](std::size_t b) { run_range(1 + b, 2 + b); });
+                    share_out_blocks(blocks - 1, shares, [&](std::size_t b) { run_range(1 + b, 2 + b); });
                 }
 
                 /// Blocks [begin, end) of run_blocks on this thread, in scratch memory of its own.
@@ -829,7 +829,7 @@ namespace xt
                                 pending.done = true;
                             }
                         }
-                        kernel_layout part = layout.block(0, first, last);
+                        kernel_layout part = layout.part(0, first, last);
                         // The leaves' copy for this block, on the stack where they are few.
                         xt::svector<kernel_leaf_ref<T>, 8> leaves(std::max<std::size_t>(m_count, 1),
                                                                   kernel_leaf_ref<T>{});
@@ -978,7 +978,7 @@ namespace xt
                     layout.set_right_aligned(1, source.shape(), source.strides());
                     kernel_leaves<T, 1> leaves{};
                     leaves[0].data = reinterpret_cast<const char*>(source.data());
-                    run_elementwise<kernel_row_leaf<T>, T, 1>(layout, out.data() + out.data_offset(), leaves);
+                    run_elementwise<kernel_run_leaf<T>, T, 1>(layout, out.data() + out.data_offset(), leaves);
                 }
                 else
                 {
@@ -1147,20 +1147,20 @@ namespace xt
             inline constexpr std::size_t kernel_phantom_axis = std::numeric_limits<std::size_t>::max();
 
             /**
-             * Describes the nest of sums `e` as sum_stages, innermost first, in the index space of the
+             * Describes the nest of folds `e` as fold_stages, innermost first, in the index space of the
              * innermost expression (of shape `shape`). `space` ends as the axes of `e`'s result: for each,
              * the axis of the innermost expression it is, or kernel_phantom_axis. False where the nest is
              * not what the kernels expect.
              */
             template <class T, class E>
-            inline bool kernel_describe_sums(const E& e, const kernel_sizes& shape,
-                                             std::vector<sum_stage<T>>& stages, kernel_sizes& space)
+            inline bool kernel_describe_folds(const E& e, const kernel_sizes& shape,
+                                              std::vector<fold_stage<T>>& stages, kernel_sizes& space)
             {
                 using reduction = kernel_reduction<T, E>;
                 const auto& input = e.expression();
                 if constexpr (reduction::inner::supported)
                 {
-                    if (!kernel_describe_sums<T>(input, shape, stages, space))
+                    if (!kernel_describe_folds<T>(input, shape, stages, space))
                     {
                         return false;
                     }
@@ -1184,7 +1184,7 @@ namespace xt
                 {
                     return false;
                 }
-                sum_stage<T> stage;
+                fold_stage<T> stage;
                 stage.init = e.functors().get_init()();
                 if constexpr (reduction::has_initial_value)
                 {
@@ -1203,7 +1203,7 @@ namespace xt
                     stage.empty_input = stage.empty_input || input_shape[a] == 0;
                     if (reduced[a])
                     {
-                        stage.levels.push_back(sum_level{phantom ? 0 : space[a], input_shape[a], phantom});
+                        stage.levels.push_back(fold_level{phantom ? 0 : space[a], input_shape[a], phantom});
                         if (reduction::keep_dims)
                         {
                             result_space.push_back(kernel_phantom_axis);
@@ -1226,7 +1226,7 @@ namespace xt
              * elsewhere it is xtensor's, and nothing is merged.
              */
             template <class T>
-            inline void merge_reduced_tail(kernel_layout& layout, std::vector<sum_stage<T>>& stages)
+            inline void merge_reduced_tail(kernel_layout& layout, std::vector<fold_stage<T>>& stages)
             {
                 if (stages.size() != 1)
                 {
@@ -1235,15 +1235,15 @@ namespace xt
                 auto& levels = stages[0].levels;
                 while (levels.size() >= 2)
                 {
-                    const sum_level inner = levels.back();
-                    const sum_level outer = levels[levels.size() - 2];
+                    const fold_level inner = levels.back();
+                    const fold_level outer = levels[levels.size() - 2];
                     if (inner.phantom || outer.phantom || inner.axis + 1 != layout.rank() ||
                         outer.axis + 1 != inner.axis || !layout.merge_with_inner(outer.axis))
                     {
                         return;
                     }
                     levels.pop_back();
-                    levels.back() = sum_level{outer.axis, outer.size * inner.size, false};
+                    levels.back() = fold_level{outer.axis, outer.size * inner.size, false};
                 }
             }
 
@@ -1279,7 +1279,7 @@ namespace xt
             };
 
             /**
-             * A nest of reducers `e` of value type T made ready for the kernels once (its sums described,
+             * A nest of reducers `e` of value type T made ready for the kernels once (its folds described,
              * its leaves collected, reducers among them evaluated), then run into an output of its shape
              * whole or a block of rows at a time: rows [first, last) of the result's first axis, which
              * are summed exactly as in a whole run (threads cut along the same axis).
@@ -1298,7 +1298,7 @@ namespace xt
                     : kernel_job(e.shape()), m_input_shape(kernel_shape(kernel_innermost<T>(e).shape())),
                       m_layout(m_input_shape, leaves + 1), m_collector(m_layout, 1, leaves)
                 {
-                    if (!kernel_describe_sums<T>(e, m_input_shape, m_stages, m_space) ||
+                    if (!kernel_describe_folds<T>(e, m_input_shape, m_stages, m_space) ||
                         m_space.size() != m_shape.size())
                     {
                         return;
@@ -1375,7 +1375,7 @@ namespace xt
                                                         : 0;
                     if (runs_by_rows() && (first != 0 || last != m_shape[0]))
                     {
-                        run_layout = run_layout.block(m_space[0], first, last);
+                        run_layout = run_layout.part(m_space[0], first, last);
                         run_layout.offset(0) = 0; // the output's rows start at `rows`
                     }
                     // Rows of the result are rows of the input where its first axis is the input's first:
@@ -1385,15 +1385,15 @@ namespace xt
                             ? m_collector.template compute_rows<leaves>(run_layout, first, last)
                             : m_collector.template compute_rows<leaves>(
                                   run_layout, 0, m_input_shape.empty() ? 0 : m_input_shape[0]);
-                    std::vector<sum_stage<T>> run_stages = m_stages;
+                    std::vector<fold_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
-                    run_sums<kernel_run_node_t<node>, fold, T, leaves>(run_layout, run_stages, rows, read,
-                                                                       whole_inner);
+                    run_folds<kernel_run_node_t<node>, fold, T, leaves>(run_layout, run_stages, rows, read,
+                                                                        whole_inner);
                 }
 
             private:
                 kernel_sizes m_input_shape;
-                std::vector<sum_stage<T>> m_stages;
+                std::vector<fold_stage<T>> m_stages;
                 kernel_sizes m_space;
                 kernel_layout m_layout;
                 mutable kernel_collector<T> m_collector;
@@ -1454,7 +1454,7 @@ namespace xt
                     kernel_layout part = run_layout;
                     if (!m_shape.empty())
                     {
-                        part = run_layout.block(0, first, last);
+                        part = run_layout.part(0, first, last);
                         part.offset(0) = 0; // the output's rows start at `rows`
                     }
                     const kernel_leaves<T, leaves> read =

@@ -14,7 +14,7 @@
 // (containers, strided views, adaptors) of any arithmetic element type that converts exactly to the
 // evaluation's lane type T, scalars, xt::broadcast of these, and reducers, which are evaluated into a
 // temporary first. The tree is walked at compile time; at run time the leaves of a run of elements
-// come from a row (see xkernel_row.hpp). Every node gives its lanes as values of T or as masks, as its
+// come from a run (see xkernel_run.hpp). Every node gives its lanes as values of T or as masks, as its
 // parent asks: a mask used as a value is 1 or 0, a value used as a mask is "not 0", as in C++.
 
 #include <algorithm>
@@ -28,7 +28,7 @@
 #include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
 #include "xkernel_ops.hpp"
-#include "xkernel_row.hpp"
+#include "xkernel_run.hpp"
 #include "xreadonly_broadcast.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
@@ -109,44 +109,44 @@ namespace xt
             template <class T, class Node>
             struct kernel_masks_from_values
             {
-                template <std::size_t I, class Row>
-                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static simd::mask<T> load_mask(const Run& run, std::size_t i) noexcept
                 {
-                    return simd::nonzero<T>(Node::template load<I>(row, i));
+                    return simd::nonzero<T>(Node::template load<I>(run, i));
                 }
 
-                template <std::size_t I, class Row>
-                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static bool load_mask_scalar(const Run& run, std::size_t i) noexcept
                 {
-                    return Node::template load_scalar<I>(row, i) != T(0);
+                    return Node::template load_scalar<I>(run, i) != T(0);
                 }
             };
 
-            /// A leaf of the row: an operand read from memory, converted to T as it is gathered where its
+            /// A leaf of the run: an operand read from memory, converted to T as it is gathered where its
             /// elements are another type.
             template <class T>
-            struct kernel_row_leaf : kernel_masks_from_values<T, kernel_row_leaf<T>>
+            struct kernel_run_leaf : kernel_masks_from_values<T, kernel_run_leaf<T>>
             {
                 using value_type = T;
                 static constexpr bool supported = true;
                 static constexpr double noting_reach = std::numeric_limits<double>::infinity();
                 static constexpr std::size_t leaves = 1;
 
-                template <std::size_t I, class Row>
-                static simd::batch<T> load(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static simd::batch<T> load(const Run& run, std::size_t i) noexcept
                 {
-                    return row.template load<I>(i);
+                    return run.template load<I>(i);
                 }
 
-                template <std::size_t I, class Row>
-                static T load_scalar(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static T load_scalar(const Run& run, std::size_t i) noexcept
                 {
-                    return row.template load_scalar<I>(i);
+                    return run.template load_scalar<I>(i);
                 }
             };
 
             template <class T, class E>
-            struct kernel_leaf : kernel_row_leaf<T>
+            struct kernel_leaf : kernel_run_leaf<T>
             {
                 using element_type = kernel_data_element_t<E>;
 
@@ -158,7 +158,7 @@ namespace xt
             };
 
             template <class T, class CT>
-            struct kernel_scalar : kernel_row_leaf<T>
+            struct kernel_scalar : kernel_run_leaf<T>
             {
                 using scalar_type = std::decay_t<CT>;
 
@@ -175,7 +175,7 @@ namespace xt
 
             /// A reducer inside an elementwise tree: evaluated once into a temporary, then read as a leaf.
             template <class T, class E>
-            struct kernel_materialized : kernel_row_leaf<T>
+            struct kernel_materialized : kernel_run_leaf<T>
             {
                 static constexpr bool supported = kernel_converts_v<T, typename E::value_type>;
 
@@ -187,29 +187,29 @@ namespace xt
             };
 
             /// The lanes of `Child` as the kind `K` asks.
-            template <kernel_kind K, class Child, std::size_t I, class Row>
-            inline auto kernel_load(const Row& row, std::size_t i) noexcept
+            template <kernel_kind K, class Child, std::size_t I, class Run>
+            inline auto kernel_load(const Run& run, std::size_t i) noexcept
             {
                 if constexpr (K == kernel_kind::value)
                 {
-                    return Child::template load<I>(row, i);
+                    return Child::template load<I>(run, i);
                 }
                 else
                 {
-                    return Child::template load_mask<I>(row, i);
+                    return Child::template load_mask<I>(run, i);
                 }
             }
 
-            template <kernel_kind K, class Child, std::size_t I, class Row>
-            inline auto kernel_load_scalar(const Row& row, std::size_t i) noexcept
+            template <kernel_kind K, class Child, std::size_t I, class Run>
+            inline auto kernel_load_scalar(const Run& run, std::size_t i) noexcept
             {
                 if constexpr (K == kernel_kind::value)
                 {
-                    return Child::template load_scalar<I>(row, i);
+                    return Child::template load_scalar<I>(run, i);
                 }
                 else
                 {
-                    return Child::template load_mask_scalar<I>(row, i);
+                    return Child::template load_mask_scalar<I>(run, i);
                 }
             }
 
@@ -225,7 +225,7 @@ namespace xt
             };
 
             /// The largest magnitude of its argument for which an operation that notes it (`apply_noting`,
-            /// kernel_noting_row) computes lanes of `T` accurately; infinity for every other operation.
+            /// kernel_noting_run) computes lanes of `T` accurately; infinity for every other operation.
             template <class Op, class T>
             constexpr double kernel_noting_reach() noexcept
             {
@@ -259,7 +259,7 @@ namespace xt
                 using op = kernel_op<F>;
 
                 /// The smallest reach of the operations that note their argument, here and below: one
-                /// test for them all (kernel_noting_row), which sends a lane beyond it in any of them to
+                /// test for them all (kernel_noting_run), which sends a lane beyond it in any of them to
                 /// the tested pass.
                 static constexpr double noting_reach =
                     std::min({kernel_noting_reach<op, T>(), Child::noting_reach...});
@@ -277,85 +277,85 @@ namespace xt
                     return result;
                 }
 
-                template <std::size_t I, class Row>
-                static simd::batch<T> load(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static simd::batch<T> load(const Run& run, std::size_t i) noexcept
                 {
                     if constexpr (op::result == kernel_kind::value)
                     {
-                        simd::batch<T> result = apply<I>(row, i, std::index_sequence_for<Child...>{});
+                        simd::batch<T> result = apply<I>(run, i, std::index_sequence_for<Child...>{});
                         simd::batch_traits<T>::keep_rounded(result);
                         return result;
                     }
                     else
                     {
-                        return simd::from_mask<T>(load_mask<I>(row, i));
+                        return simd::from_mask<T>(load_mask<I>(run, i));
                     }
                 }
 
-                template <std::size_t I, class Row>
-                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static simd::mask<T> load_mask(const Run& run, std::size_t i) noexcept
                 {
                     if constexpr (op::result == kernel_kind::mask)
                     {
-                        return apply<I>(row, i, std::index_sequence_for<Child...>{});
+                        return apply<I>(run, i, std::index_sequence_for<Child...>{});
                     }
                     else
                     {
-                        return simd::nonzero<T>(load<I>(row, i));
+                        return simd::nonzero<T>(load<I>(run, i));
                     }
                 }
 
-                template <std::size_t I, class Row>
-                static T load_scalar(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static T load_scalar(const Run& run, std::size_t i) noexcept
                 {
                     if constexpr (op::result == kernel_kind::value)
                     {
                         T result =
-                            static_cast<T>(apply_scalar<I>(row, i, std::index_sequence_for<Child...>{}));
+                            static_cast<T>(apply_scalar<I>(run, i, std::index_sequence_for<Child...>{}));
                         simd::keep_rounded_scalar(result);
                         return result;
                     }
                     else
                     {
-                        return load_mask_scalar<I>(row, i) ? T(1) : T(0);
+                        return load_mask_scalar<I>(run, i) ? T(1) : T(0);
                     }
                 }
 
-                template <std::size_t I, class Row>
-                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static bool load_mask_scalar(const Run& run, std::size_t i) noexcept
                 {
                     if constexpr (op::result == kernel_kind::mask)
                     {
                         return static_cast<bool>(
-                            apply_scalar<I>(row, i, std::index_sequence_for<Child...>{}));
+                            apply_scalar<I>(run, i, std::index_sequence_for<Child...>{}));
                     }
                     else
                     {
-                        return load_scalar<I>(row, i) != T(0);
+                        return load_scalar<I>(run, i) != T(0);
                     }
                 }
 
             private:
-                template <std::size_t I, class Row, std::size_t... J>
-                static auto apply(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
+                template <std::size_t I, class Run, std::size_t... J>
+                static auto apply(const Run& run, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    if constexpr (is_noting_row<Row>::value && kernel_notes(kernel_noting_reach<op, T>()))
+                    if constexpr (is_noting_run<Run>::value && kernel_notes(kernel_noting_reach<op, T>()))
                     {
-                        return op::apply_noting(row.largest,
-                                                kernel_load<op::argument(J), Child, I + first[J]>(row, i)...);
+                        return op::apply_noting(run.largest,
+                                                kernel_load<op::argument(J), Child, I + first[J]>(run, i)...);
                     }
                     else
                     {
-                        return op::apply(kernel_load<op::argument(J), Child, I + first[J]>(row, i)...);
+                        return op::apply(kernel_load<op::argument(J), Child, I + first[J]>(run, i)...);
                     }
                 }
 
-                template <std::size_t I, class Row, std::size_t... J>
-                static auto apply_scalar(const Row& row, std::size_t i, std::index_sequence<J...>) noexcept
+                template <std::size_t I, class Run, std::size_t... J>
+                static auto apply_scalar(const Run& run, std::size_t i, std::index_sequence<J...>) noexcept
                 {
                     constexpr auto first = starts();
-                    return op::apply(kernel_load_scalar<op::argument(J), Child, I + first[J]>(row, i)...);
+                    return op::apply(kernel_load_scalar<op::argument(J), Child, I + first[J]>(run, i)...);
                 }
             };
 
@@ -363,7 +363,7 @@ namespace xt
             struct kernel_run_node_of;
 
             /// What the runs of `Node` compute: a leaf, a scalar and a reducer's temporary are each read
-            /// from the row, a broadcast is its child, an operation a kernel_run_function.
+            /// from the run, a broadcast is its child, an operation a kernel_run_function.
             template <class Node>
             using kernel_run_node_t = typename kernel_run_node_of<Node>::type;
 
@@ -429,28 +429,28 @@ namespace xt
                     child::collect(e.expression(), collector);
                 }
 
-                template <std::size_t I, class Row>
-                static simd::batch<T> load(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static simd::batch<T> load(const Run& run, std::size_t i) noexcept
                 {
-                    return child::template load<I>(row, i);
+                    return child::template load<I>(run, i);
                 }
 
-                template <std::size_t I, class Row>
-                static simd::mask<T> load_mask(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static simd::mask<T> load_mask(const Run& run, std::size_t i) noexcept
                 {
-                    return child::template load_mask<I>(row, i);
+                    return child::template load_mask<I>(run, i);
                 }
 
-                template <std::size_t I, class Row>
-                static T load_scalar(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static T load_scalar(const Run& run, std::size_t i) noexcept
                 {
-                    return child::template load_scalar<I>(row, i);
+                    return child::template load_scalar<I>(run, i);
                 }
 
-                template <std::size_t I, class Row>
-                static bool load_mask_scalar(const Row& row, std::size_t i) noexcept
+                template <std::size_t I, class Run>
+                static bool load_mask_scalar(const Run& run, std::size_t i) noexcept
                 {
-                    return child::template load_mask_scalar<I>(row, i);
+                    return child::template load_mask_scalar<I>(run, i);
                 }
             };
 
@@ -506,19 +506,19 @@ namespace xt
             template <class T, class E>
             struct kernel_run_node_of<kernel_leaf<T, E>>
             {
-                using type = kernel_row_leaf<T>;
+                using type = kernel_run_leaf<T>;
             };
 
             template <class T, class CT>
             struct kernel_run_node_of<kernel_scalar<T, CT>>
             {
-                using type = kernel_row_leaf<T>;
+                using type = kernel_run_leaf<T>;
             };
 
             template <class T, class E>
             struct kernel_run_node_of<kernel_materialized<T, E>>
             {
-                using type = kernel_row_leaf<T>;
+                using type = kernel_run_leaf<T>;
             };
 
             template <class T, class CT, class X>
@@ -609,7 +609,7 @@ namespace xt
             };
 
             template <class T>
-            struct kernel_is_copy<kernel_row_leaf<T>> : std::true_type
+            struct kernel_is_copy<kernel_run_leaf<T>> : std::true_type
             {
             };
 

@@ -80,8 +80,8 @@ namespace xt
                 /// through one axis, and says whether it did.
                 bool merge_with_inner(size_type outer);
                 /// Positions [begin, end) of `axis` as a layout of their own: each operand's offset moves
-                /// to position `begin`. Blocks of an evaluation, for threads.
-                kernel_layout block(size_type axis, size_type begin, size_type end) const;
+                /// to position `begin`: a thread's share, a block of rows, a part of a fold.
+                kernel_layout part(size_type axis, size_type begin, size_type end) const;
 
             private:
                 void remove_axis(size_type axis);
@@ -303,7 +303,7 @@ namespace xt
              * memory_span implementation *
              ******************************/
 
-            inline kernel_layout kernel_layout::block(size_type axis, size_type begin, size_type end) const
+            inline kernel_layout kernel_layout::part(size_type axis, size_type begin, size_type end) const
             {
                 kernel_layout result = *this;
                 result.m_shape[axis] = end - begin;

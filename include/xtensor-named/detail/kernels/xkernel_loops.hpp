@@ -10,9 +10,10 @@
 #define XTENSOR_NAMED_DETAIL_XKERNEL_LOOPS_HPP
 
 // The loops of the kernels (docs/kernels.md): scalar loops over the outer axes, and along the innermost
-// axis runs of elements evaluated in SIMD batches (see xkernel_row.hpp for the leaves), the elements
-// after the last whole batch one by one; a short innermost axis in tiles of rows taken as one run. Sums
-// over outer axes add whole runs into rows of partial sums, in the order xtensor's reducer adds them.
+// axis runs of elements evaluated in SIMD batches (see xkernel_run.hpp for the leaves), the elements
+// after the last whole batch one by one; a short innermost axis in tiles of rows taken as one run. Folds
+// (sum, prod, max, min) over outer axes fold whole runs into runs of partial results, in the order
+// xtensor's reducer folds them.
 
 #include <algorithm>
 #include <array>
@@ -24,7 +25,7 @@
 #include "../../xcompat_xsimd.hpp"
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
-#include "xkernel_row.hpp"
+#include "xkernel_run.hpp"
 #include "xkernel_threads.hpp"
 
 #ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
@@ -62,10 +63,10 @@ namespace xt
                 }
 
                 /// Whether writing the run a second time gives the same: not when it overwrites an input.
-                template <class Row>
-                bool replayable(const Row& row) const noexcept
+                template <class Run>
+                bool replayable(const Run& run) const noexcept
                 {
-                    return !row.reads(dst);
+                    return !run.reads(dst);
                 }
             };
 
@@ -93,10 +94,10 @@ namespace xt
                 }
 
                 /// Whether writing the run a second time gives the same: not when it overwrites an input.
-                template <class Row>
-                bool replayable(const Row& row) const noexcept
+                template <class Run>
+                bool replayable(const Run& run) const noexcept
                 {
-                    return !row.reads(dst);
+                    return !run.reads(dst);
                 }
             };
 
@@ -119,8 +120,8 @@ namespace xt
                 }
 
                 /// The run folds into memory: a second pass would fold it twice.
-                template <class Row>
-                bool replayable(const Row&) const noexcept
+                template <class Run>
+                bool replayable(const Run&) const noexcept
                 {
                     return false;
                 }
@@ -158,8 +159,8 @@ namespace xt
                 }
 
                 /// The run folds into this sink's own copy: a copy taken before it can take it again.
-                template <class Row>
-                bool replayable(const Row&) const noexcept
+                template <class Run>
+                bool replayable(const Run&) const noexcept
                 {
                     return true;
                 }
@@ -202,14 +203,14 @@ namespace xt
                 }
             };
 
-            /// Evaluates `Node` on elements [0, count) of `row` into `sink`: whole batches, then one by one.
-            template <class Node, class Row, class Sink>
-            void eval_run(const Row& row, std::size_t count, Sink& sink) noexcept;
+            /// Evaluates `Node` on elements [0, count) of `run` into `sink`: whole batches, then one by one.
+            template <class Node, class Run, class Sink>
+            void eval_run(const Run& run, std::size_t count, Sink& sink) noexcept;
 
-            /// Evaluates `Node` on elements [0, count) of `row` into `dst` with streaming stores: one by
+            /// Evaluates `Node` on elements [0, count) of `run` into `dst` with streaming stores: one by
             /// one up to the first element aligned for them, then whole batches, then one by one.
-            template <class Node, class Row, class T>
-            void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept;
+            template <class Node, class Run, class T>
+            void eval_run_streaming(const Run& run, std::size_t count, T* dst) noexcept;
 
             /**
              * How a run reaches the output: ordinary SIMD stores; streaming stores, which do not read the
@@ -249,13 +250,13 @@ namespace xt
 
             /**
              * Evaluates the runs of `count` elements of two axes (`axes[1]` the faster) into `out`: the run
-             * (i, j) has the leaves of `row` and the output moved i steps along `axes[0]` and j along
+             * (i, j) has the leaves of `run` and the output moved i steps along `axes[0]` and j along
              * `axes[1]` (every leaf contiguous or constant along the runs). One function for all the
-             * runs, so that the row stays in registers from run to run, and the loops around it make one
-             * call where a short axis outside the runs would make one for each of its few runs.
+             * runs, so that the run's leaves stay in registers from run to run, and the loops around it make
+             * one call where a short axis outside the runs would make one for each of its few runs.
              */
             template <class Node, kernel_store Store, class T, std::size_t L>
-            void eval_runs(kernel_row<T, L> row, std::size_t count, const std::array<run_axis<L>, 2>& axes,
+            void eval_runs(kernel_run<T, L> run, std::size_t count, const std::array<run_axis<L>, 2>& axes,
                            T* out) noexcept;
 
             /**
@@ -271,15 +272,15 @@ namespace xt
              * What the loops of an elementwise evaluation need from its tree, compiled once per tree:
              * the tree's runs (one run, or those of two axes, see eval_runs) for each kind of store, a run
              * converted to another output type (strided or not; none where O is T), and one element. The
-             * loops around them (run_rows, run_elementwise) are then compiled once per element type, leaf
+             * loops around them (run_untiled, run_elementwise) are then compiled once per element type, leaf
              * count and output type, not once per expression; they call through these pointers once per
              * run, or once for all the runs of the two axes outside them.
              */
             template <class T, std::size_t L, class O>
             struct tree_runs
             {
-                using run_fn = void (*)(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept;
-                using runs_fn = void (*)(kernel_row<T, L> row, std::size_t count,
+                using run_fn = void (*)(const kernel_run<T, L>& run, std::size_t count, T* dst) noexcept;
+                using runs_fn = void (*)(kernel_run<T, L> run, std::size_t count,
                                          const std::array<run_axis<L>, 2>& axes, T* out) noexcept;
 
                 run_fn ordinary = nullptr;
@@ -287,9 +288,9 @@ namespace xt
                 runs_fn ordinary_runs = nullptr;
                 runs_fn streaming_runs = nullptr;
                 runs_fn copy_runs = nullptr;
-                void (*converted)(const kernel_row<T, L>& row, std::size_t count, O* out,
+                void (*converted)(const kernel_run<T, L>& run, std::size_t count, O* out,
                                   kernel_index out_stride) noexcept = nullptr;
-                T (*element)(const kernel_row<T, L>& row) noexcept = nullptr;
+                T (*element)(const kernel_run<T, L>& run) noexcept = nullptr;
                 /// Whether the tree is its single leaf, copied.
                 bool copy = false;
             };
@@ -308,15 +309,15 @@ namespace xt
              * operand 0 and leaf k as operand k + 1; `out` and `leaves` are where its offsets start from.
              * Reorders and merges the layout's axes.
              */
-            /// `whole_bytes`: where `layout` is a block of a larger evaluation, the bytes the whole moves
-            /// (which decides the kind of stores); 0 where it is the whole.
+            /// `whole_bytes`: where `layout` is a share or a block of a larger evaluation, the bytes the
+            /// whole moves (which decides the kind of stores); 0 where it is the whole.
             template <class Node, class T, std::size_t L, class O>
             void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
                                  std::size_t whole_bytes = 0);
 
-            /// One axis a nested sum runs along: a layout axis, or an axis of size 1 that an inner sum
+            /// One axis a nested fold runs along: a layout axis, or an axis of size 1 that an inner fold
             /// kept (keep_dims) and that has no stride.
-            struct sum_level
+            struct fold_level
             {
                 std::size_t axis = 0;
                 std::size_t size = 1;
@@ -324,15 +325,16 @@ namespace xt
             };
 
             /**
-             * One xt::sum of a nest, as the loops run it. xtensor's reducer gives for each element:
-             * with no axis, `value_of_nothing() + x`; over an empty input, `value_of_nothing()`;
-             * otherwise the sum along the last level from `init`, one element after the other, merged
-             * with + along the other levels in order, and `initial + result` when it has one.
+             * One fold of a nest (an xt::sum, prod, max or min), as the loops run it. xtensor's reducer gives
+             * for each element: with no axis, `value_of_nothing() + x`; over an empty input,
+             * `value_of_nothing()`; otherwise the fold along the last level from `init`, one element after
+             * the other, merged with the fold along the other levels in order, and `initial + result` when it
+             * has one.
              */
             template <class T>
-            struct sum_stage
+            struct fold_stage
             {
-                xt::svector<sum_level, 4> levels;
+                xt::svector<fold_level, 4> levels;
                 T init = T(0);
                 bool has_initial = false;
                 T initial = T(0);
@@ -345,36 +347,36 @@ namespace xt
             };
 
             /**
-             * out = nested sums of Node(leaves): `stages[0]` is the outermost sum, the last one sums
+             * out = nested folds of Node(leaves): `stages[0]` is the outermost fold, the last one folds
              * Node. `layout` is the index space of Node's operands, with the output as operand 0
-             * (stride 0 along every summed axis) and leaf k as operand k + 1. Every association is
-             * xtensor's, except where the innermost axis is summed (its runs are summed lane by lane,
+             * (stride 0 along every folded axis) and leaf k as operand k + 1. Every association is
+             * xtensor's, except where the innermost axis is folded (its runs are folded lane by lane,
              * see lane_fold_sink), where a short innermost axis is kept (one chain per row of a tile,
              * see tiled_fold) and where a result has more terms than a part (see fold_cut).
-             * `whole_inner`: where `layout` is a block of a larger fold cut along a kept axis, the length
+             * `whole_inner`: where `layout` is a share of a larger fold cut along a kept axis, the length
              * of the larger one's innermost axis, which decides whether it is short; 0 where it is the
              * whole.
              */
             template <class Node, class Fold, class T, std::size_t L>
-            void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                          const kernel_leaves<T, L>& leaves, std::size_t whole_inner = 0);
+            void run_folds(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages, T* out,
+                           const kernel_leaves<T, L>& leaves, std::size_t whole_inner = 0);
 
             /****************************
              * runs implementation      *
              ****************************/
 
-            template <class Node, class Row, class Sink>
-            inline void eval_run(const Row& row, std::size_t count, Sink& sink) noexcept
+            template <class Node, class Run, class Sink>
+            inline void eval_run(const Run& run, std::size_t count, Sink& sink) noexcept
             {
                 using T = typename Node::value_type;
                 if constexpr (kernel_notes(Node::noting_reach) && simd::has_batch_v<T> &&
-                              !is_noting_row<Row>::value)
+                              !is_noting_run<Run>::value)
                 {
-                    // Without the guarded functions' tests first (kernel_noting_row); again with them
+                    // Without the guarded functions' tests first (kernel_noting_run); again with them
                     // where a lane was outside a function's range, from the sink's state before the run.
-                    if (sink.replayable(row))
+                    if (sink.replayable(run))
                     {
-                        const kernel_noting_row<Row, T> noting(row);
+                        const kernel_noting_run<Run, T> noting(run);
                         Sink first = sink;
                         eval_run<Node>(noting, count, first);
                         if (XTENSOR_NAMED_LIKELY(noting.all_within(Node::noting_reach)))
@@ -386,14 +388,14 @@ namespace xt
                 }
                 constexpr std::size_t width = simd::batch_size<T>;
                 // Local copies: SIMD stores may alias anything, so the compiler would otherwise reload
-                // the row's pointers and the sink's state after every store.
-                const Row local_row = row;
+                // the run's pointers and the sink's state after every store.
+                const Run local_row = run;
                 Sink local_sink = sink;
                 std::size_t i = 0;
                 // Four batches a step: the loads of one batch overlap the arithmetic of another. Not
                 // where the run notes a function's range: that function is long enough to overlap the
                 // loads, and four of it do not fit in the registers with its constants.
-                for (; !is_noting_row<Row>::value && i + 4 * width <= count; i += 4 * width)
+                for (; !is_noting_run<Run>::value && i + 4 * width <= count; i += 4 * width)
                 {
                     const simd::batch<T> v0 = Node::template load<0>(local_row, i);
                     const simd::batch<T> v1 = Node::template load<0>(local_row, i + width);
@@ -413,23 +415,23 @@ namespace xt
                     local_sink.put_scalar(i, Node::template load_scalar<0>(local_row, i));
                 }
                 sink = local_sink;
-                if constexpr (is_noting_row<Row>::value)
+                if constexpr (is_noting_run<Run>::value)
                 {
-                    row.largest = local_row.largest;
+                    run.largest = local_row.largest;
                 }
             }
 
-            template <class Node, class Row, class T>
-            inline void eval_run_streaming(const Row& row, std::size_t count, T* dst) noexcept
+            template <class Node, class Run, class T>
+            inline void eval_run_streaming(const Run& run, std::size_t count, T* dst) noexcept
             {
                 using traits = simd::batch_traits<T>;
                 if constexpr (kernel_notes(Node::noting_reach) && simd::has_batch_v<T> &&
-                              !is_noting_row<Row>::value)
+                              !is_noting_run<Run>::value)
                 {
                     // As eval_run.
-                    if (!row.reads(dst))
+                    if (!run.reads(dst))
                     {
-                        const kernel_noting_row<Row, T> noting(row);
+                        const kernel_noting_run<Run, T> noting(run);
                         eval_run_streaming<Node>(noting, count, dst);
                         if (XTENSOR_NAMED_LIKELY(noting.all_within(Node::noting_reach)))
                         {
@@ -438,7 +440,7 @@ namespace xt
                     }
                 }
                 constexpr std::size_t width = simd::batch_size<T>;
-                const Row local_row = row;
+                const Run local_row = run;
                 T* const local_dst = dst;
                 // The elements before the first address that a batch store may take (all of them where
                 // the output is not even aligned to its element).
@@ -456,55 +458,55 @@ namespace xt
                 {
                     local_dst[i] = Node::template load_scalar<0>(local_row, i);
                 }
-                if constexpr (is_noting_row<Row>::value)
+                if constexpr (is_noting_run<Run>::value)
                 {
-                    row.largest = local_row.largest;
+                    run.largest = local_row.largest;
                 }
             }
 
             /// A run that copies its single leaf into `dst`.
             template <class T, std::size_t L>
-            inline void eval_run_copy(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
+            inline void eval_run_copy(const kernel_run<T, L>& run, std::size_t count, T* dst) noexcept
             {
                 // The only memory an output may share with a leaf is the very run it copies (see
                 // kernel_collector::reads_in_place): nothing to do then.
-                if (dst != row.ptr[0])
+                if (dst != run.ptr[0])
                 {
-                    std::memcpy(dst, row.ptr[0], count * sizeof(T));
+                    std::memcpy(dst, run.ptr[0], count * sizeof(T));
                 }
             }
 
             /// Evaluates one run into `dst` the way `Store` says.
             template <class Node, kernel_store Store, class T, std::size_t L>
-            inline void eval_run_to(const kernel_row<T, L>& row, std::size_t count, T* dst) noexcept
+            inline void eval_run_to(const kernel_run<T, L>& run, std::size_t count, T* dst) noexcept
             {
                 if constexpr (Store == kernel_store::streaming)
                 {
-                    eval_run_streaming<Node>(row, count, dst);
+                    eval_run_streaming<Node>(run, count, dst);
                 }
                 else if constexpr (Store == kernel_store::copy)
                 {
-                    eval_run_copy(row, count, dst);
+                    eval_run_copy(run, count, dst);
                 }
                 else
                 {
                     store_sink<T> sink{dst};
-                    eval_run<Node>(row, count, sink);
+                    eval_run<Node>(run, count, sink);
                 }
             }
 
             template <class Node, kernel_store Store, class T, std::size_t L>
-            inline void eval_runs(kernel_row<T, L> row, std::size_t count,
+            inline void eval_runs(kernel_run<T, L> run, std::size_t count,
                                   const std::array<run_axis<L>, 2>& axes, T* out) noexcept
             {
                 for (std::size_t i = 0; i < axes[0].runs; ++i)
                 {
                     if (i > 0)
                     {
-                        row.move_by(axes[0].leaf_step);
+                        run.move_by(axes[0].leaf_step);
                         out += axes[0].out_step;
                     }
-                    kernel_row<T, L> inner = row;
+                    kernel_run<T, L> inner = run;
                     T* inner_out = out;
                     for (std::size_t j = 0; j < axes[1].runs; ++j)
                     {
@@ -657,19 +659,19 @@ namespace xt
                 return offsets;
             }
 
-            /// Calls `run(rows, at)` for the tiles of `count` positions of `axis` from `at`: each tile of
-            /// at most tiles.rows() rows, its leaves prepared in `row`, `at` where its first run starts.
-            template <class T, std::size_t L, class Run>
+            /// Calls `body(rows, at)` for the tiles of `count` positions of `axis` from `at`: each tile of
+            /// at most tiles.rows() rows, its leaves prepared in `run`, `at` where its first run starts.
+            template <class T, std::size_t L, class F>
             inline void for_each_tile(kernel_tile_source<T, L>& tiles, const kernel_layout& layout,
                                       const kernel_leaves<T, L>& leaves, std::size_t axis, std::size_t count,
-                                      std::array<kernel_index, L + 1> at, kernel_row<T, L>& row,
-                                      const Run& run)
+                                      std::array<kernel_index, L + 1> at, kernel_run<T, L>& run,
+                                      const F& body)
             {
                 for (std::size_t r = 0; r < count; r += tiles.rows())
                 {
                     const std::size_t rows = std::min(tiles.rows(), count - r);
-                    tiles.prepare(run_starts(leaves, at), rows, row);
-                    run(rows, at);
+                    tiles.prepare(run_starts(leaves, at), rows, run);
+                    body(rows, at);
                     for (std::size_t k = 0; k <= L; ++k)
                     {
                         at[k] += static_cast<kernel_index>(rows) * layout.stride(axis, k);
@@ -691,15 +693,15 @@ namespace xt
                 kernel_tile_source<T, L> tiles(layout, axis, leaves);
                 const kernel_sizes outer = axes_before(axis);
                 const auto start = first_offsets<L + 1>(layout);
-                const auto run = streaming ? tree.streaming : tree.ordinary;
-                kernel_row<T, L> row{};
+                const auto loop = streaming ? tree.streaming : tree.ordinary;
+                kernel_run<T, L> run{};
                 for_each_position(layout, outer, start,
                                   [&](const std::array<kernel_index, L + 1>& position)
                                   {
                                       for_each_tile(
-                                          tiles, layout, leaves, axis, layout.size(axis), position, row,
+                                          tiles, layout, leaves, axis, layout.size(axis), position, run,
                                           [&](std::size_t rows, const std::array<kernel_index, L + 1>& at)
-                                          { run(row, rows * length, out + at[0]); });
+                                          { loop(run, rows * length, out + at[0]); });
                                   });
                 if (streaming)
                 {
@@ -707,10 +709,11 @@ namespace xt
                 }
             }
 
-            /// The runs of an elementwise evaluation, from `source`'s rows.
+            /// The runs of an elementwise evaluation one by one (not in tiles), each prepared by `source`.
             template <class T, std::size_t L, class O>
-            inline void run_rows(const tree_runs<T, L, O>& tree, const kernel_layout& layout, O* out,
-                                 const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, bool large)
+            inline void run_untiled(const tree_runs<T, L, O>& tree, const kernel_layout& layout, O* out,
+                                    const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
+                                    bool large)
             {
                 constexpr bool same_type = std::is_same<O, T>::value;
                 const std::size_t inner = layout.rank() - 1;
@@ -736,7 +739,7 @@ namespace xt
 
                 const kernel_sizes outer = axes_before(inner);
                 const auto start = first_offsets<L + 1>(layout);
-                kernel_row<T, L> row{};
+                kernel_run<T, L> run{};
                 const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
                 {
                     const auto run_start = run_starts(leaves, position);
@@ -744,28 +747,28 @@ namespace xt
                     for (std::size_t first = 0; first < length; first += chunk)
                     {
                         const std::size_t count = std::min(chunk, length - first);
-                        source.prepare(run_start, first, count, row);
+                        source.prepare(run_start, first, count, run);
                         if constexpr (same_type)
                         {
                             if (streaming)
                             {
-                                tree.streaming(row, count, out_run + first);
+                                tree.streaming(run, count, out_run + first);
                                 continue;
                             }
                             if (copy)
                             {
-                                eval_run_copy(row, count, out_run + first);
+                                eval_run_copy(run, count, out_run + first);
                                 continue;
                             }
                             if (!scatter)
                             {
-                                tree.ordinary(row, count, out_run + first);
+                                tree.ordinary(run, count, out_run + first);
                                 continue;
                             }
                             // The tree's one run function, not a second one of each tree that stores with
                             // a stride: strided outputs are rare, and a chunk stays in the L1 cache.
                             alignas(64) T computed[kernel_chunk<T>];
-                            tree.ordinary(row, count, computed);
+                            tree.ordinary(run, count, computed);
                             T* to = out_run + static_cast<kernel_index>(first) * out_stride;
                             for (std::size_t j = 0; j < count; ++j)
                             {
@@ -774,7 +777,7 @@ namespace xt
                         }
                         else
                         {
-                            tree.converted(row, count,
+                            tree.converted(run, count,
                                            out_run + static_cast<kernel_index>(first) * out_stride,
                                            out_stride);
                         }
@@ -804,8 +807,8 @@ namespace xt
                         for_each_position(layout, axes_before(inner - stepped), start,
                                           [&](const std::array<kernel_index, L + 1>& position)
                                           {
-                                              source.prepare(run_starts(leaves, position), 0, length, row);
-                                              runs(row, length, axes, out + position[0]);
+                                              source.prepare(run_starts(leaves, position), 0, length, run);
+                                              runs(run, length, axes, out + position[0]);
                                           });
                         if (streaming)
                         {
@@ -836,30 +839,30 @@ namespace xt
                 }
             }
 
-            /// The value of `Node` at the element whose leaves are at `position`, as a row of one element.
+            /// The value of `Node` at the element whose leaves are at `position`, as a run of one element.
             template <class Node, class T, std::size_t L, std::size_t N>
             inline T element_value(const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
                                    const std::array<kernel_index, N>& position)
             {
-                kernel_row<T, L> row{};
-                source.prepare(run_starts(leaves, position), 0, 1, row);
-                return Node::template load_scalar<0>(row, 0);
+                kernel_run<T, L> run{};
+                source.prepare(run_starts(leaves, position), 0, 1, run);
+                return Node::template load_scalar<0>(run, 0);
             }
 
             /// One run of `Node` converted to O, `out_stride` apart.
             template <class Node, class T, std::size_t L, class O>
-            inline void eval_run_converted(const kernel_row<T, L>& row, std::size_t count, O* out,
+            inline void eval_run_converted(const kernel_run<T, L>& run, std::size_t count, O* out,
                                            kernel_index out_stride) noexcept
             {
                 convert_sink<T, O> sink{out, out_stride};
-                eval_run<Node>(row, count, sink);
+                eval_run<Node>(run, count, sink);
             }
 
-            /// The value of `Node` at the first element of `row`.
+            /// The value of `Node` at the first element of `run`.
             template <class Node, class T, std::size_t L>
-            inline T eval_element(const kernel_row<T, L>& row) noexcept
+            inline T eval_element(const kernel_run<T, L>& run) noexcept
             {
-                return Node::template load_scalar<0>(row, 0);
+                return Node::template load_scalar<0>(run, 0);
             }
 
             template <class Node, class T, std::size_t L, class O>
@@ -875,7 +878,7 @@ namespace xt
                         r.ordinary_runs = &eval_runs<Node, kernel_store::ordinary, T, L>;
                         r.streaming_runs = &eval_runs<Node, kernel_store::streaming, T, L>;
                         // A copy runs no tree: the same function for every tree of one leaf.
-                        r.copy_runs = &eval_runs<kernel_row_leaf<T>, kernel_store::copy, T, L>;
+                        r.copy_runs = &eval_runs<kernel_run_leaf<T>, kernel_store::copy, T, L>;
                     }
                     else
                     {
@@ -916,19 +919,19 @@ namespace xt
                     {
                         position[k] = layout.offset(k);
                     }
-                    kernel_row<T, L> row{};
-                    source.prepare(run_starts(leaves, position), 0, 1, row);
-                    out[layout.offset(0)] = static_cast<O>(tree.element(row));
+                    kernel_run<T, L> run{};
+                    source.prepare(run_starts(leaves, position), 0, 1, run);
+                    out[layout.offset(0)] = static_cast<O>(tree.element(run));
                     return;
                 }
-                // Whether the whole evaluation, not a block of it, is too large for the caches.
+                // Whether the whole evaluation, not a share of it, is too large for the caches.
                 const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
                 const bool large = std::max(bytes, whole_bytes) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
-                run_in_blocks(layout, 0, kernel_blocks(bytes, layout.size(0)),
+                run_in_shares(layout, 0, kernel_shares(bytes, layout.size(0)),
                               [&](const kernel_layout& part)
                               {
                                   kernel_source<T, L> source(run_strides<L>(part), leaves);
-                                  run_rows(tree, part, out, leaves, source, large);
+                                  run_untiled(tree, part, out, leaves, source, large);
                               });
             }
 
@@ -952,7 +955,7 @@ namespace xt
 
             /// dst[j] = fold(dst[j], src[j]) for j in [0, count): the merge of two partial results.
             template <class Fold, class T>
-            inline void fold_rows(T* dst, const T* src, std::size_t count) noexcept
+            inline void fold_run(T* dst, const T* src, std::size_t count) noexcept
             {
                 using traits = simd::batch_traits<T>;
                 constexpr std::size_t width = simd::batch_size<T>;
@@ -967,10 +970,10 @@ namespace xt
                 }
             }
 
-            /// The axes of `layout` that no stage sums along, outermost first.
+            /// The axes of `layout` that no stage folds along, outermost first.
             template <class T>
             inline kernel_sizes kept_axes(const kernel_layout& layout,
-                                          const std::vector<sum_stage<T>>& stages)
+                                          const std::vector<fold_stage<T>>& stages)
             {
                 xt::svector<bool, 8> summed(layout.rank(), false);
                 for (const auto& stage : stages)
@@ -994,22 +997,22 @@ namespace xt
                 return kept;
             }
 
-            /// Calls `run_on(part)` on `layout` cut into `blocks` blocks along `axis`, each on a thread of
-            /// its own where there are threads; on `layout` itself for one block.
-            template <class Run>
-            inline void run_in_blocks(const kernel_layout& layout, std::size_t axis, std::size_t blocks,
-                                      const Run& run_on)
+            /// Calls `run_on(part)` on `layout` cut into `shares` shares along `axis`, each on a thread of
+            /// its own where there are threads; on `layout` itself for one share.
+            template <class F>
+            inline void run_in_shares(const kernel_layout& layout, std::size_t axis, std::size_t shares,
+                                      const F& run_on)
             {
-                if (blocks == 1)
+                if (shares == 1)
                 {
                     run_on(layout);
                     return;
                 }
-                for_each_block(blocks,
+                for_each_share(shares,
                                [&](std::size_t b)
                                {
-                                   const kernel_block range = block_of(b, blocks, layout.size(axis));
-                                   run_on(layout.block(axis, range.begin, range.end));
+                                   const kernel_share range = share_of(b, shares, layout.size(axis));
+                                   run_on(layout.part(axis, range.begin, range.end));
                                });
             }
 
@@ -1027,12 +1030,12 @@ namespace xt
                 across
             };
 
-            /// `whole_inner` as run_sums takes it: a kept innermost axis is short or not as the whole
-            /// fold's is, so that a block of it (a thread's) folds its results as the whole does.
+            /// `whole_inner` as run_folds takes it: a kept innermost axis is short or not as the whole
+            /// fold's is, so that a share of it folds its results as the whole does.
             template <class T>
             inline tiled_fold tiled_fold_of(const kernel_layout& layout,
-                                            const std::vector<sum_stage<T>>& stages, const kernel_sizes& kept,
-                                            std::size_t whole_inner)
+                                            const std::vector<fold_stage<T>>& stages,
+                                            const kernel_sizes& kept, std::size_t whole_inner)
             {
                 if (layout.rank() < 2 || stages.size() != 1 || stages[0].empty_input ||
                     stages[0].levels.empty() || stages[0].levels.back().phantom || kept.empty())
@@ -1054,26 +1057,26 @@ namespace xt
 
             /// A leaf read from a buffer: the node of a run of values already computed.
             template <class T>
-            using kernel_buffer_node = kernel_row_leaf<T>;
+            using kernel_buffer_node = kernel_run_leaf<T>;
 
             template <class Node, class Fold, class T, std::size_t L>
-            class sum_runner
+            class fold_runner
             {
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using position_type = std::array<kernel_index, L + 1>;
 
-                sum_runner(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                           const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, tiled_fold tiled)
+                fold_runner(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages, T* out,
+                            const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, tiled_fold tiled)
                     : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
-                      m_chunk(std::min(kernel_sum_chunk<T>, source.chunk())),
+                      m_chunk(std::min(kernel_fold_chunk<T>, source.chunk())),
                       m_kept(kept_axes(layout, stages)),
                       // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                       // on its way to a strided output; the recursion uses the others, one per depth
                       // (m_stages is initialised before).
-                      m_buffers((2 + buffers_needed(0)) * kernel_sum_chunk<T> * sizeof(T))
+                      m_buffers((2 + buffers_needed(0)) * kernel_fold_chunk<T> * sizeof(T))
                 {
-                    // Whether every sum inside stage s runs along no axis: then the values stage s sums
+                    // Whether every fold inside stage s runs along no axis: then the values stage s folds
                     // are elementwise along a run.
                     m_elementwise_inside.assign(stages.size(), 1);
                     for (std::size_t s = stages.size(); s > 1; --s)
@@ -1109,7 +1112,7 @@ namespace xt
                                           { m_out[position[0]] = stage_scalar(0, position, 0); });
                         return;
                     }
-                    // The innermost axis is kept: whole runs of sums, chunk by chunk.
+                    // The innermost axis is kept: whole runs of folds, chunk by chunk.
                     const std::size_t length = m_layout.size(inner);
                     const kernel_index out_stride = m_layout.stride(inner, 0);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
@@ -1121,7 +1124,7 @@ namespace xt
                             {
                                 const std::size_t count = std::min(m_chunk, length - first);
                                 T* dst = out_stride == 1 ? m_out + position[0] + first : buffer(0);
-                                stage_rows(0, position, first, count, dst, 1);
+                                stage_run(0, position, first, count, dst, 1);
                                 if (out_stride != 1)
                                 {
                                     T* out_run =
@@ -1136,7 +1139,7 @@ namespace xt
                 }
 
             private:
-                // How many buffers, one per depth, stage_rows(s) and level_rows(s, l) use below them.
+                // How many buffers, one per depth, stage_run(s) and level_run(s, l) use below them.
                 std::size_t buffers_needed(std::size_t s) const noexcept
                 {
                     if (s == m_stages.size())
@@ -1157,12 +1160,12 @@ namespace xt
 
                 T* buffer(std::size_t depth) noexcept
                 {
-                    return m_buffers.data_as<T>() + depth * kernel_sum_chunk<T>;
+                    return m_buffers.data_as<T>() + depth * kernel_fold_chunk<T>;
                 }
 
-                void point_row(const position_type& position, std::size_t first, std::size_t count)
+                void point_run(const position_type& position, std::size_t first, std::size_t count)
                 {
-                    m_source.prepare(run_starts(m_leaves, position), first, count, m_row);
+                    m_source.prepare(run_starts(m_leaves, position), first, count, m_run);
                 }
 
                 T element_at(const position_type& position)
@@ -1170,7 +1173,7 @@ namespace xt
                     return element_value<Node>(m_leaves, m_source, position);
                 }
 
-                void step(position_type& position, const sum_level& level) const noexcept
+                void step(position_type& position, const fold_level& level) const noexcept
                 {
                     if (level.phantom)
                     {
@@ -1183,9 +1186,9 @@ namespace xt
                 }
 
                 // Folds elements [first, first + count) of Node's runs along `level` from `position` into
-                // dst. Where every leaf is contiguous or constant along the runs, the row is prepared once
+                // dst. Where every leaf is contiguous or constant along the runs, the run is prepared once
                 // and moved from term to term, as eval_runs moves it.
-                void fold_level(const sum_level& level, position_type position, std::size_t first,
+                void fold_along(const fold_level& level, position_type position, std::size_t first,
                                 std::size_t count, T* dst)
                 {
                     accumulate_sink<T, Fold> sink{dst};
@@ -1193,38 +1196,38 @@ namespace xt
                     {
                         for (std::size_t i = 0; i < level.size; ++i, step(position, level))
                         {
-                            point_row(position, first, count);
-                            eval_run<Node>(m_row, count, sink);
+                            point_run(position, first, count);
+                            eval_run<Node>(m_run, count, sink);
                         }
                         return;
                     }
                     const std::array<kernel_index, slots> leaf_step =
                         level.phantom ? std::array<kernel_index, slots>{}
                                       : leaf_steps<L>(m_layout, level.axis);
-                    point_row(position, first, count);
+                    point_run(position, first, count);
                     for (std::size_t i = 0; i < level.size; ++i)
                     {
                         if (i > 0)
                         {
-                            m_row.move_by(leaf_step);
+                            m_run.move_by(leaf_step);
                         }
-                        eval_run<Node>(m_row, count, sink);
+                        eval_run<Node>(m_run, count, sink);
                     }
                 }
 
                 // Elements [first, first + count) of the run at `position` of the values of stage s,
                 // into dst; buffers from `depth` on are free.
-                void stage_rows(std::size_t s, const position_type& position, std::size_t first,
-                                std::size_t count, T* dst, std::size_t depth)
+                void stage_run(std::size_t s, const position_type& position, std::size_t first,
+                               std::size_t count, T* dst, std::size_t depth)
                 {
                     if (s == m_stages.size())
                     {
-                        point_row(position, first, count);
+                        point_run(position, first, count);
                         store_sink<T> sink{dst};
-                        eval_run<Node>(m_row, count, sink);
+                        eval_run<Node>(m_run, count, sink);
                         return;
                     }
-                    const sum_stage<T>& stage = m_stages[s];
+                    const fold_stage<T>& stage = m_stages[s];
                     if (stage.empty_input)
                     {
                         std::fill(dst, dst + count, stage.value_of_nothing());
@@ -1232,7 +1235,7 @@ namespace xt
                     }
                     if (stage.levels.empty())
                     {
-                        stage_rows(s + 1, position, first, count, dst, depth);
+                        stage_run(s + 1, position, first, count, dst, depth);
                         fold_in_front<Fold>(stage.value_of_nothing(), dst, count);
                         return;
                     }
@@ -1242,7 +1245,7 @@ namespace xt
                     }
                     else
                     {
-                        level_rows(s, 0, position, first, count, dst, depth);
+                        level_run(s, 0, position, first, count, dst, depth);
                     }
                     if (stage.has_initial)
                     {
@@ -1250,35 +1253,35 @@ namespace xt
                     }
                 }
 
-                void level_rows(std::size_t s, std::size_t l, const position_type& position,
-                                std::size_t first, std::size_t count, T* dst, std::size_t depth)
+                void level_run(std::size_t s, std::size_t l, const position_type& position, std::size_t first,
+                               std::size_t count, T* dst, std::size_t depth)
                 {
-                    const sum_stage<T>& stage = m_stages[s];
-                    const sum_level& level = stage.levels[l];
+                    const fold_stage<T>& stage = m_stages[s];
+                    const fold_level& level = stage.levels[l];
                     position_type at = position;
                     if (l + 1 == stage.levels.size())
                     {
                         std::fill(dst, dst + count, stage.init);
                         if (s + 1 == m_stages.size())
                         {
-                            fold_level(level, at, first, count, dst);
+                            fold_along(level, at, first, count, dst);
                             return;
                         }
                         T* values = buffer(depth);
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
-                            stage_rows(s + 1, at, first, count, values, depth + 1);
-                            fold_rows<Fold>(dst, values, count);
+                            stage_run(s + 1, at, first, count, values, depth + 1);
+                            fold_run<Fold>(dst, values, count);
                         }
                         return;
                     }
-                    level_rows(s, l + 1, at, first, count, dst, depth);
+                    level_run(s, l + 1, at, first, count, dst, depth);
                     T* partial = buffer(depth);
                     for (std::size_t i = 1; i < level.size; ++i)
                     {
                         step(at, level);
-                        level_rows(s, l + 1, at, first, count, partial, depth + 1);
-                        fold_rows<Fold>(dst, partial, count);
+                        level_run(s, l + 1, at, first, count, partial, depth + 1);
+                        fold_run<Fold>(dst, partial, count);
                     }
                 }
 
@@ -1286,7 +1289,7 @@ namespace xt
                 // after the other, as lane_fold_sink folds a run too short for a batch (run_total).
                 void fold_within_tiles(const position_type& start)
                 {
-                    const sum_stage<T>& stage = m_stages[0];
+                    const fold_stage<T>& stage = m_stages[0];
                     const std::size_t axis = m_layout.rank() - 2;
                     const std::size_t length = m_layout.size(axis + 1);
                     const kernel_index out_stride = m_layout.stride(axis, 0);
@@ -1298,11 +1301,11 @@ namespace xt
                         [&](const position_type& position)
                         {
                             for_each_tile(
-                                *m_tile, m_layout, m_leaves, axis, m_layout.size(axis), position, m_row,
+                                *m_tile, m_layout, m_leaves, axis, m_layout.size(axis), position, m_run,
                                 [&](std::size_t rows, const position_type& at)
                                 {
                                     store_sink<T> sink{values};
-                                    eval_run<Node>(m_row, rows * length, sink);
+                                    eval_run<Node>(m_run, rows * length, sink);
                                     T* out = m_out + at[0];
                                     for (std::size_t i = 0; i < rows; ++i)
                                     {
@@ -1324,10 +1327,10 @@ namespace xt
                 // chain j, so that each result has one chain per row of a tile (as many as a tile holds,
                 // fixed by the short axis and T) over all the levels, and the chains are folded in order
                 // at the end, after init.
-                void fold_across_tiles(const sum_stage<T>& stage, const position_type& position, T* dst,
+                void fold_across_tiles(const fold_stage<T>& stage, const position_type& position, T* dst,
                                        std::size_t depth)
                 {
-                    const sum_level& last = stage.levels.back();
+                    const fold_level& last = stage.levels.back();
                     const std::size_t length = m_layout.size(last.axis + 1);
                     const std::size_t used = std::min(m_tile->rows(), last.size);
                     T* chains = buffer(depth);
@@ -1337,14 +1340,14 @@ namespace xt
                     std::fill(dst, dst + length, stage.init);
                     for (std::size_t i = 0; i < used; ++i)
                     {
-                        fold_rows<Fold>(dst, chains + i * length, length);
+                        fold_run<Fold>(dst, chains + i * length, length);
                     }
                 }
 
-                void tiles_of_levels(const sum_stage<T>& stage, std::size_t l, const position_type& position,
+                void tiles_of_levels(const fold_stage<T>& stage, std::size_t l, const position_type& position,
                                      accumulate_sink<T, Fold>& sink)
                 {
-                    const sum_level& level = stage.levels[l];
+                    const fold_level& level = stage.levels[l];
                     position_type at = position;
                     if (l + 1 < stage.levels.size())
                     {
@@ -1355,12 +1358,12 @@ namespace xt
                         return;
                     }
                     const std::size_t length = m_layout.size(level.axis + 1);
-                    for_each_tile(*m_tile, m_layout, m_leaves, level.axis, level.size, at, m_row,
+                    for_each_tile(*m_tile, m_layout, m_leaves, level.axis, level.size, at, m_run,
                                   [&](std::size_t rows, const position_type&)
-                                  { eval_run<Node>(m_row, rows * length, sink); });
+                                  { eval_run<Node>(m_run, rows * length, sink); });
                 }
 
-                // The value of stage s at `position`, for an output element whose sums run along the
+                // The value of stage s at `position`, for an output element whose folds run along the
                 // innermost axis.
                 T stage_scalar(std::size_t s, const position_type& position, std::size_t depth)
                 {
@@ -1368,7 +1371,7 @@ namespace xt
                     {
                         return element_at(position);
                     }
-                    const sum_stage<T>& stage = m_stages[s];
+                    const fold_stage<T>& stage = m_stages[s];
                     if (stage.empty_input)
                     {
                         return stage.value_of_nothing();
@@ -1377,7 +1380,7 @@ namespace xt
                     {
                         return Fold::combine(stage.value_of_nothing(), stage_scalar(s + 1, position, depth));
                     }
-                    const sum_level& last = stage.levels.back();
+                    const fold_level& last = stage.levels.back();
                     if (!last.phantom && last.axis + 1 == m_layout.rank() && m_elementwise_inside[s])
                     {
                         // Along the innermost axis the lanes are folded apart anyway: every run of the
@@ -1393,8 +1396,8 @@ namespace xt
 
                 T level_scalar(std::size_t s, std::size_t l, const position_type& position, std::size_t depth)
                 {
-                    const sum_stage<T>& stage = m_stages[s];
-                    const sum_level& level = stage.levels[l];
+                    const fold_stage<T>& stage = m_stages[s];
+                    const fold_level& level = stage.levels[l];
                     position_type at = position;
                     if (l + 1 == stage.levels.size())
                     {
@@ -1432,13 +1435,13 @@ namespace xt
                 void fold_levels(std::size_t s, std::size_t l, const position_type& position,
                                  std::size_t depth, lane_fold_sink<T, Fold>& sink)
                 {
-                    const sum_stage<T>& stage = m_stages[s];
+                    const fold_stage<T>& stage = m_stages[s];
                     if (l + 1 == stage.levels.size())
                     {
                         run_into(s, position, depth, sink);
                         return;
                     }
-                    const sum_level& level = stage.levels[l];
+                    const fold_level& level = stage.levels[l];
                     position_type at = position;
                     for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                     {
@@ -1457,8 +1460,8 @@ namespace xt
                         for (std::size_t first = 0; first < length; first += chunk)
                         {
                             const std::size_t count = std::min(chunk, length - first);
-                            point_row(position, first, count);
-                            eval_run<Node>(m_row, count, sink);
+                            point_run(position, first, count);
+                            eval_run<Node>(m_run, count, sink);
                         }
                         return;
                     }
@@ -1466,22 +1469,22 @@ namespace xt
                     for (std::size_t first = 0; first < length; first += m_chunk)
                     {
                         const std::size_t count = std::min(m_chunk, length - first);
-                        stage_rows(s + 1, position, first, count, values, depth + 1);
-                        kernel_row<T, 1> row{};
-                        row.ptr[0] = values;
-                        row.mask[0] = ~std::size_t(0);
-                        eval_run<kernel_buffer_node<T>>(row, count, sink);
+                        stage_run(s + 1, position, first, count, values, depth + 1);
+                        kernel_run<T, 1> run{};
+                        run.ptr[0] = values;
+                        run.mask[0] = ~std::size_t(0);
+                        eval_run<kernel_buffer_node<T>>(run, count, sink);
                     }
                 }
 
                 const kernel_layout& m_layout;
-                const std::vector<sum_stage<T>>& m_stages;
+                const std::vector<fold_stage<T>>& m_stages;
                 T* m_out;
                 kernel_leaves<T, L> m_leaves;
                 kernel_source<T, L>& m_source;
-                // The longest run a buffer holds: a row of partial sums, or what the source can gather.
+                // The longest run a buffer holds: a run of partial results, or what the source can gather.
                 std::size_t m_chunk;
-                kernel_row<T, L> m_row{};
+                kernel_run<T, L> m_run{};
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
                 scratch_buffer m_buffers;
@@ -1491,8 +1494,8 @@ namespace xt
 
             /**
              * How a fold with many terms per result is cut along its first level (parts of `length`
-             * positions, the last one shorter): from the summed sizes alone, so that the cut, and with
-             * it every value, is the same whatever the thread count, the output's strides or the block
+             * positions, the last one shorter): from the folded sizes alone, so that the cut, and with
+             * it every value, is the same whatever the thread count, the output's strides or the share
              * of results an evaluation asks for. `parts` is 1 where the fold is not cut.
              */
             struct fold_cut
@@ -1507,7 +1510,7 @@ namespace xt
             constexpr std::size_t kernel_fold_part_terms = std::size_t(1) << 15;
 
             template <class T>
-            inline fold_cut cut_of(const std::vector<sum_stage<T>>& stages)
+            inline fold_cut cut_of(const std::vector<fold_stage<T>>& stages)
             {
                 if (stages.size() != 1 || stages[0].empty_input || stages[0].levels.empty() ||
                     stages[0].levels[0].phantom)
@@ -1515,7 +1518,7 @@ namespace xt
                     return {};
                 }
                 std::size_t terms = 1;
-                for (const sum_level& level : stages[0].levels)
+                for (const fold_level& level : stages[0].levels)
                 {
                     terms *= level.size;
                 }
@@ -1527,16 +1530,16 @@ namespace xt
             }
 
             template <class Node, class Fold, class T, std::size_t L>
-            inline void run_sums(const kernel_layout& layout, const std::vector<sum_stage<T>>& stages, T* out,
-                                 const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
+            inline void run_folds(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages,
+                                  T* out, const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
             {
                 const kernel_sizes kept = kept_axes(layout, stages);
                 const tiled_fold tiled = tiled_fold_of(layout, stages, kept, whole_inner);
                 const auto run_on =
-                    [&](const kernel_layout& part, const std::vector<sum_stage<T>>& folds, T* into)
+                    [&](const kernel_layout& part, const std::vector<fold_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    sum_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source, tiled);
+                    fold_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source, tiled);
                     runner.run();
                 };
                 const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
@@ -1547,7 +1550,7 @@ namespace xt
                     !kept.empty() && !(tiled == tiled_fold::across && kept.size() == 1);
                 if (cut.parts == 1)
                 {
-                    // Threads share out the results: blocks of the outermost kept axis. Each result is
+                    // Threads share out the results: shares of the outermost kept axis. Each result is
                     // folded as on one thread, the same bit for bit whatever the thread count.
                     const auto whole = [&](const kernel_layout& part) { run_on(part, stages, out); };
                     if (!share_results)
@@ -1555,7 +1558,7 @@ namespace xt
                         whole(layout);
                         return;
                     }
-                    run_in_blocks(layout, kept.front(), kernel_blocks(bytes, layout.size(kept.front())),
+                    run_in_shares(layout, kept.front(), kernel_shares(bytes, layout.size(kept.front())),
                                   whole);
                     return;
                 }
@@ -1573,34 +1576,34 @@ namespace xt
                 const std::size_t first_axis = stages[0].levels[0].axis;
                 const std::size_t first_size = stages[0].levels[0].size;
                 // Every part but the last folds cut.length positions of the first level, the last the rest.
-                std::vector<sum_stage<T>> part_stages = stages;
+                std::vector<fold_stage<T>> part_stages = stages;
                 part_stages[0].has_initial = false;
                 part_stages[0].levels[0].size = cut.length;
-                std::vector<sum_stage<T>> last_stages = part_stages;
+                std::vector<fold_stage<T>> last_stages = part_stages;
                 last_stages[0].levels[0].size = first_size - (cut.parts - 1) * cut.length;
-                // Where there are threads, the parts and the blocks of results are shared out together:
-                // a block of results per thread, each in every part, one block after the other, so that a
+                // Where there are threads, the parts and the shares of results are shared out together:
+                // a share of results per thread, each in every part, one share after the other, so that a
                 // thread reads the memory of its own results.
-                const std::size_t result_blocks =
-                    share_results ? std::min(layout.size(kept.front()), kernel_blocks(bytes, ~std::size_t(0)))
+                const std::size_t result_shares =
+                    share_results ? std::min(layout.size(kept.front()), kernel_shares(bytes, ~std::size_t(0)))
                                   : 1;
-                const std::size_t tasks = cut.parts * result_blocks;
+                const std::size_t tasks = cut.parts * result_shares;
                 const auto task = [&](std::size_t t)
                 {
                     const std::size_t p = t % cut.parts;
                     const std::size_t begin = p * cut.length;
                     const std::size_t end = std::min(first_size, begin + cut.length);
-                    kernel_layout part = dense.block(first_axis, begin, end);
-                    if (result_blocks > 1)
+                    kernel_layout part = dense.part(first_axis, begin, end);
+                    if (result_shares > 1)
                     {
-                        const kernel_block range =
-                            block_of(t / cut.parts, result_blocks, layout.size(kept.front()));
-                        part = part.block(kept.front(), range.begin, range.end);
+                        const kernel_share range =
+                            share_of(t / cut.parts, result_shares, layout.size(kept.front()));
+                        part = part.part(kept.front(), range.begin, range.end);
                     }
                     run_on(part, p + 1 == cut.parts ? last_stages : part_stages,
                            partials.data_as<T>() + p * results);
                 };
-                if (kernel_blocks(bytes, tasks) == 1)
+                if (kernel_shares(bytes, tasks) == 1)
                 {
                     for (std::size_t t = 0; t < tasks; ++t)
                     {
@@ -1609,12 +1612,12 @@ namespace xt
                 }
                 else
                 {
-                    for_each_block(tasks, task);
+                    for_each_share(tasks, task);
                 }
                 T* total = partials.data_as<T>();
                 for (std::size_t p = 1; p < cut.parts; ++p)
                 {
-                    fold_rows<Fold>(total, partials.data_as<T>() + p * results, results);
+                    fold_run<Fold>(total, partials.data_as<T>() + p * results, results);
                 }
                 if (stages[0].has_initial)
                 {

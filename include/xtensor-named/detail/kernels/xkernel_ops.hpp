@@ -433,7 +433,7 @@ namespace xt
 /// A guarded function whose float form xsimd computes with the processor's conversions, defined on every
 /// input (a lane outside gives a wrong number, not undefined behaviour): in a float run it can skip the
 /// branch, note the largest magnitude of its argument in `largest`, and leave the run to a second pass
-/// when that is beyond `noting_reach` (kernel_noting_row). Two operations a batch, with no comparison.
+/// when that is beyond `noting_reach` (kernel_noting_run). Two operations a batch, with no comparison.
 #define XTENSOR_NAMED_KERNEL_NOTING(NAME, DOMAIN)                                                            \
     XTENSOR_NAMED_KERNEL_GUARDED_BEGIN(NAME, DOMAIN)                                                         \
     template <class T>                                                                                       \

@@ -13,11 +13,11 @@
 // XTENSOR_USE_TBB (TBB's scheduler and its thread count) or XTENSOR_USE_OPENMP (OpenMP's). Without
 // either, everything runs on the calling thread and this header includes no thread library.
 //
-// An evaluation is split into blocks of its outermost axis, one per thread, each block evaluated as a
+// An evaluation is split into shares of its outermost axis, one per thread, each share evaluated as a
 // whole evaluation of its own: every element is computed by the same instructions as on one thread, so
 // the values are the same bit for bit. An evaluation by blocks of rows (kernel_collector::run_blocks)
-// shares out its blocks instead, each taken by the next thread free (for_each_share), and what runs
-// in a share stays on its thread. Evaluations that move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES
+// shares out its blocks instead, each taken by the next thread free (share_out_blocks), and what runs
+// there stays on its thread. Evaluations that move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES
 // (the output and each operand read once) stay on one thread, where starting threads costs more than
 // it saves.
 
@@ -56,7 +56,7 @@ namespace xt
                 false;
 #endif
 
-            /// Whether this thread runs a share of an evaluation that for_each_share shared out.
+            /// Whether this thread runs a block that share_out_blocks shared out.
             inline bool& kernel_in_share() noexcept
             {
                 thread_local bool in_share = false;
@@ -64,7 +64,7 @@ namespace xt
             }
 
             /// The number of threads an evaluation may use now: TBB's or OpenMP's limit, or 1 inside a
-            /// share (see for_each_share).
+            /// block shared out (see share_out_blocks).
             inline std::size_t kernel_thread_count() noexcept
             {
                 if (kernel_in_share())
@@ -81,11 +81,11 @@ namespace xt
             }
 
             /**
-             * How many blocks an evaluation of `bytes` moved, along an outermost axis of `outer` positions,
+             * How many shares an evaluation of `bytes` moved, along an outermost axis of `outer` positions,
              * is split into: 1 below XTENSOR_NAMED_PARALLEL_MIN_BYTES or on one thread, else one per
              * thread (at most one per position).
              */
-            inline std::size_t kernel_blocks(std::size_t bytes, std::size_t outer) noexcept
+            inline std::size_t kernel_shares(std::size_t bytes, std::size_t outer) noexcept
             {
                 if (!kernel_threads_enabled || bytes < kernel_parallel_min_bytes)
                 {
@@ -94,20 +94,20 @@ namespace xt
                 return std::max<std::size_t>(1, std::min(kernel_thread_count(), outer));
             }
 
-            /// The positions [begin, end) of block `b` of `blocks` over `size` positions: equal shares,
+            /// The positions [begin, end) of share `b` of `shares` over `size` positions: equal lengths,
             /// the first ones one longer.
-            struct kernel_block
+            struct kernel_share
             {
                 std::size_t begin;
                 std::size_t end;
             };
 
-            inline kernel_block block_of(std::size_t b, std::size_t blocks, std::size_t size) noexcept
+            inline kernel_share share_of(std::size_t b, std::size_t shares, std::size_t size) noexcept
             {
-                const std::size_t share = size / blocks;
-                const std::size_t longer = size % blocks;
-                const std::size_t begin = b * share + std::min(b, longer);
-                return kernel_block{begin, begin + share + (b < longer ? 1 : 0)};
+                const std::size_t length = size / shares;
+                const std::size_t longer = size % shares;
+                const std::size_t begin = b * length + std::min(b, longer);
+                return kernel_share{begin, begin + length + (b < longer ? 1 : 0)};
             }
 
 #if defined(XTENSOR_USE_OPENMP) && !defined(XTENSOR_USE_TBB)
@@ -146,21 +146,21 @@ namespace xt
             };
 #endif
 
-            /// Calls `f(b)` for every block b in [0, blocks), each on a thread of its own where there are
+            /// Calls `f(b)` for every share b in [0, shares), each on a thread of its own where there are
             /// threads; returns when all are done.
             template <class F>
-            inline void for_each_block(std::size_t blocks, const F& f)
+            inline void for_each_share(std::size_t shares, const F& f)
             {
-                if (blocks <= 1)
+                if (shares <= 1)
                 {
                     f(std::size_t(0));
                     return;
                 }
 #if defined(XTENSOR_USE_TBB)
                 tbb::parallel_for(
-                    std::size_t(0), blocks, [&f](std::size_t b) { f(b); }, tbb::static_partitioner());
+                    std::size_t(0), shares, [&f](std::size_t b) { f(b); }, tbb::static_partitioner());
 #elif defined(XTENSOR_USE_OPENMP)
-                const auto count = static_cast<long long>(blocks);
+                const auto count = static_cast<long long>(shares);
                 region_failure failure;
 #pragma omp parallel for schedule(static)
                 for (long long b = 0; b < count; ++b)
@@ -169,14 +169,14 @@ namespace xt
                 }
                 failure.rethrow();
 #else
-                for (std::size_t b = 0; b < blocks; ++b)
+                for (std::size_t b = 0; b < shares; ++b)
                 {
                     f(b);
                 }
 #endif
             }
 
-            /// Whether this thread runs a share of an evaluation: what runs there stays on this thread.
+            /// Whether this thread runs a block shared out: what runs there stays on this thread.
             class in_share
             {
             public:
@@ -205,7 +205,7 @@ namespace xt
              * its core with another process takes fewer of the parts.
              */
             template <class F>
-            inline void for_each_share(std::size_t count, std::size_t threads, const F& f)
+            inline void share_out_blocks(std::size_t count, std::size_t threads, const F& f)
             {
                 const auto run = [&f](std::size_t i)
                 {

@@ -13,11 +13,11 @@
 // where operands meet on a named axis with labels, a shaping strategy decides the result's labels and,
 // for each operand, where each result position comes from.
 //
-// Under xn::join_exact (the default) labels must be equal, nothing is ever gathered and the operands go
+// Under xn::join_exact (the default) labels must be equal, nothing is ever reindexed and the operands go
 // on as they are: the operation stays the lazy xfunction it is without labels. Under the other shaping
-// strategies whether an operand is gathered is known only once the labels are seen, so every named
+// strategies whether an operand is reindexed is known only once the labels are seen, so every named
 // operand becomes one type, a read-only strided view over a buffer: the operand's own memory when its
-// labels need no gather (no copy), or a new buffer of its gathered values (xarray's reindex copies too).
+// labels need no reindex (no copy), or a new buffer of its reindexed values (xarray's reindex copies too).
 // A named operand that is a lazy expression is evaluated once into such a buffer. Where + - * / joins two
 // operands of the same dims, the result is computed once as the labels are joined (joined_arguments), so
 // that what reads it later reads one buffer, not one per operand.
@@ -58,20 +58,20 @@ namespace xt
 
             /// The one type of a named operand under a shaping strategy other than xn::join_exact.
             template <class T>
-            using gathered_buffer_t = deferred_buffer<T>;
+            using reindexed_buffer_t = deferred_buffer<T>;
 
             template <class T>
-            using gathered_storage_t =
-                xt::xarray_adaptor<gathered_buffer_t<T>, xt::layout_type::row_major, view_shape_type>;
+            using reindexed_storage_t =
+                xt::xarray_adaptor<reindexed_buffer_t<T>, xt::layout_type::row_major, view_shape_type>;
 
             /// A read-only strided view over `size` elements at `data`, kept alive by `owner` (empty for
             /// memory that the caller keeps alive, as xtensor's closures keep an lvalue).
             template <class T>
-            auto gathered_view(const T* data, std::size_t size, std::shared_ptr<const void> owner,
-                               view_shape_type shape, view_strides_type strides, std::size_t offset);
+            auto reindexed_view(const T* data, std::size_t size, std::shared_ptr<const void> owner,
+                                view_shape_type shape, view_strides_type strides, std::size_t offset);
 
             template <class T>
-            using gathered_view_t = decltype(gathered_view<T>(nullptr, 0, nullptr, {}, {}, 0));
+            using reindexed_view_t = decltype(reindexed_view<T>(nullptr, 0, nullptr, {}, {}, 0));
 
             /// How one named operand is aligned: per axis its index map (none where it lands as it is), its
             /// new labels, and where it first lacks labels (for the message about fill values).
@@ -79,7 +79,7 @@ namespace xt
             {
                 std::vector<std::optional<std::vector<std::int64_t>>> maps;
                 coords labels;
-                bool gathers = false;
+                bool reindexes = false;
                 bool has_missing = false;
                 std::string missing_where;
             };
@@ -109,7 +109,7 @@ namespace xt
             /**
              * The operands of an elementwise operation after alignment by label, as a tuple: under
              * xn::join_exact the operands themselves (forwarded) once their labels are checked; otherwise
-             * every named operand as a named gathered view (see the top of this file). `fill` fills what
+             * every named operand as a named reindexed view (see the top of this file). `fill` fills what
              * an operand lacks: a value, or no_fill.
              */
             template <class Shaping, class Make = void, class Fill, class... A>
@@ -121,23 +121,25 @@ namespace xt
 
             /// A read-only strided view of the elements of `state`.
             template <class T>
-            inline auto gathered_view_of(std::shared_ptr<const deferred_state<T>> state,
-                                         view_shape_type shape, view_strides_type strides, std::size_t offset)
+            inline auto reindexed_view_of(std::shared_ptr<const deferred_state<T>> state,
+                                          view_shape_type shape, view_strides_type strides,
+                                          std::size_t offset)
             {
                 const std::size_t size = state->size();
-                gathered_storage_t<T> storage(gathered_buffer_t<T>(std::move(state)), view_shape_type{size});
+                reindexed_storage_t<T> storage(reindexed_buffer_t<T>(std::move(state)),
+                                               view_shape_type{size});
                 const xt::layout_type layout = layout_of(shape, strides);
                 return xt::strided_view(std::move(storage), std::move(shape), std::move(strides), offset,
                                         layout);
             }
 
             template <class T>
-            inline auto gathered_view(const T* data, std::size_t size, std::shared_ptr<const void> owner,
-                                      view_shape_type shape, view_strides_type strides, std::size_t offset)
+            inline auto reindexed_view(const T* data, std::size_t size, std::shared_ptr<const void> owner,
+                                       view_shape_type shape, view_strides_type strides, std::size_t offset)
             {
                 auto state =
                     std::make_shared<const deferred_state<T>>(view_shape_type{size}, data, std::move(owner));
-                return gathered_view_of<T>(std::move(state), std::move(shape), std::move(strides), offset);
+                return reindexed_view_of<T>(std::move(state), std::move(shape), std::move(strides), offset);
             }
 
             /// "the left operand" of two, "operand 2" of more.
@@ -281,7 +283,7 @@ namespace xt
                         }
                         if (map)
                         {
-                            alignment.gathers = true;
+                            alignment.reindexes = true;
                             const auto lacking = static_cast<std::size_t>(
                                 std::count(map->begin(), map->end(), named::missing));
                             if (lacking != 0 && !alignment.has_missing)
@@ -335,7 +337,7 @@ namespace xt
             /// the memory offset to add (`absent` where the operand lacks the label and `fill` stands in),
             /// and the runs that every aligned row is made of.
             template <class T>
-            struct gather_source
+            struct reindex_source
             {
                 static constexpr std::ptrdiff_t absent = std::numeric_limits<std::ptrdiff_t>::min();
 
@@ -355,11 +357,11 @@ namespace xt
             };
 
             template <class T, class Shape>
-            inline gather_source<T> make_gather_source(const T* data, const Shape& shape,
-                                                       const view_strides_type& strides, std::size_t offset,
-                                                       const operand_alignment& how, const T& fill)
+            inline reindex_source<T> make_reindex_source(const T* data, const Shape& shape,
+                                                         const view_strides_type& strides, std::size_t offset,
+                                                         const operand_alignment& how, const T& fill)
             {
-                using source = gather_source<T>;
+                using source = reindex_source<T>;
                 const std::size_t rank = how.maps.size();
                 source result{data,
                               static_cast<std::ptrdiff_t>(offset),
@@ -415,11 +417,11 @@ namespace xt
 
             /// Writes one aligned row of `source` (its memory at `at`, or all filled) to `out`.
             template <class T>
-            inline void gather_row(const gather_source<T>& source, std::ptrdiff_t at, bool filled, T* out)
+            inline void reindex_row(const reindex_source<T>& source, std::ptrdiff_t at, bool filled, T* out)
             {
                 for (const auto& r : source.runs)
                 {
-                    if (filled || r.first == gather_source<T>::absent)
+                    if (filled || r.first == reindex_source<T>::absent)
                     {
                         std::fill(out, out + r.length, source.fill);
                     }
@@ -445,11 +447,11 @@ namespace xt
             /// The sources have the same aligned shape, of rank 1 at least. Of rank 2 and more, only the
             /// rows of positions [first, last) of the first axis, the first of them at `out`.
             template <class T, std::size_t N, class Row>
-            inline void for_each_aligned_row(const std::array<const gather_source<T>*, N>& sources, T* out,
+            inline void for_each_aligned_row(const std::array<const reindex_source<T>*, N>& sources, T* out,
                                              Row&& row, std::size_t first = 0,
                                              std::size_t last = std::numeric_limits<std::size_t>::max())
             {
-                using src = gather_source<T>;
+                using src = reindex_source<T>;
                 const std::size_t rank = sources[0]->steps.size();
                 const std::size_t row_length = sources[0]->steps[rank - 1].size();
                 std::array<std::ptrdiff_t, N> start{};
@@ -492,14 +494,14 @@ namespace xt
             struct joined_segment
             {
                 std::size_t length;
-                std::array<std::ptrdiff_t, 2> first; // gather_source<T>::absent where that source is filled
+                std::array<std::ptrdiff_t, 2> first; // reindex_source<T>::absent where that source is filled
             };
 
             template <class T>
-            inline std::vector<joined_segment> joined_segments(const gather_source<T>& left,
-                                                               const gather_source<T>& right)
+            inline std::vector<joined_segment> joined_segments(const reindex_source<T>& left,
+                                                               const reindex_source<T>& right)
             {
-                constexpr std::ptrdiff_t absent = gather_source<T>::absent;
+                constexpr std::ptrdiff_t absent = reindex_source<T>::absent;
                 const auto start = [](const auto& run, std::size_t used, std::ptrdiff_t stride) {
                     return run.first == absent ? absent
                                                : run.first + static_cast<std::ptrdiff_t>(used) * stride;
@@ -566,7 +568,7 @@ namespace xt
 
             /// One aligned row of f(left, right) into `out`, segment by segment.
             template <class T, class F>
-            inline void join_row(const gather_source<T>& left, const gather_source<T>& right,
+            inline void join_row(const reindex_source<T>& left, const reindex_source<T>& right,
                                  const std::vector<joined_segment>& segments,
                                  const std::array<std::ptrdiff_t, 2>& at, const std::array<bool, 2>& filled,
                                  const F& f, T* out)
@@ -574,7 +576,7 @@ namespace xt
                 // Where an operand's fill is NaN, f(x, fill) and f(fill, x) are NaN whatever x is, for the
                 // functors that are joined: a segment that it lacks needs none of the other's elements.
                 static_assert(right_identity<F>::exists, "joined while computed: + - * / only");
-                constexpr std::ptrdiff_t absent = gather_source<T>::absent;
+                constexpr std::ptrdiff_t absent = reindex_source<T>::absent;
                 const bool left_fills_nan = simd::is_nan(left.fill);
                 const bool right_fills_nan = simd::is_nan(right.fill);
                 for (const auto& segment : segments)
@@ -645,8 +647,8 @@ namespace xt
 
             /**
              * The values that label alignment makes of its operands, a deferred temporary's computation
-             * (detail/kernels/xdeferred.hpp): one operand gathered through its alignment (or, where it
-             * needs no gather, a lazy one evaluated), or f(a, b) of two computed as their labels are joined
+             * (detail/kernels/xdeferred.hpp): one operand reindexed through its alignment (or, where it
+             * needs no reindex, a lazy one evaluated), or f(a, b) of two computed as their labels are joined
              * (joined_arguments); rows of the aligned shape's first axis at a time. The operands' memory is
              * found, and a lazy operand evaluated, the first time anything is computed, not before, as a
              * lazy expression reads its operands when it is evaluated.
@@ -656,7 +658,7 @@ namespace xt
             {
             public:
                 static constexpr std::size_t arity = sizeof...(Operands);
-                static_assert(arity == 1 || arity == 2, "one operand gathered, or two joined");
+                static_assert(arity == 1 || arity == 2, "one operand reindexed, or two joined");
 
                 deferred_alignment(const std::array<const operand_alignment*, arity>& how,
                                    const std::array<T, arity>& fill, Operands... operands)
@@ -678,7 +680,7 @@ namespace xt
                         *rows = sources[0].data[sources[0].offset];
                         return;
                     }
-                    std::array<const gather_source<T>*, arity> all;
+                    std::array<const reindex_source<T>*, arity> all;
                     for (std::size_t k = 0; k < arity; ++k)
                     {
                         all[k] = &sources[k];
@@ -689,7 +691,7 @@ namespace xt
                         {
                             if constexpr (arity == 1)
                             {
-                                gather_row(sources[0], at[0], filled[0], row);
+                                reindex_row(sources[0], at[0], filled[0], row);
                             }
                             else
                             {
@@ -704,7 +706,7 @@ namespace xt
                     return m_how[0].maps.size() >= 2;
                 }
 
-                /// A gather or a join reads each operand element once: computing rows again for another
+                /// A reindex or a join reads each operand element once: computing rows again for another
                 /// evaluation costs what reading them from a kept copy would.
                 bool keeps_rows() const noexcept override
                 {
@@ -749,7 +751,7 @@ namespace xt
                             std::size_t offset)
                         {
                             m_sources[K] =
-                                make_gather_source(data, shape, strides, offset, m_how[K], m_fill[K]);
+                                make_reindex_source(data, shape, strides, offset, m_how[K], m_fill[K]);
                             m_memory[K] = operand_memory{data + offset, span_of(shape, strides)};
                         },
                         &m_evaluated[K]);
@@ -774,37 +776,37 @@ namespace xt
                 std::array<T, arity> m_fill;
                 mutable std::once_flag m_prepared;
                 mutable std::array<xt::xarray<T, xt::layout_type::row_major>, arity> m_evaluated;
-                mutable std::array<gather_source<T>, arity> m_sources;
+                mutable std::array<reindex_source<T>, arity> m_sources;
                 mutable std::array<operand_memory, arity> m_memory;
                 mutable std::vector<joined_segment> m_segments;
             };
 
             /// A read-only row-major view of the deferred values of `evaluation`, of `shape`.
             template <class T, class Evaluation>
-            inline auto deferred_gathered_view(view_shape_type shape,
-                                               std::unique_ptr<const Evaluation> evaluation)
+            inline auto deferred_reindexed_view(view_shape_type shape,
+                                                std::unique_ptr<const Evaluation> evaluation)
             {
                 auto state = std::make_shared<const deferred_state<T>>(shape, std::move(evaluation));
                 view_strides_type strides(shape.size());
                 xt::compute_strides(shape, xt::layout_type::row_major, strides);
-                return gathered_view_of<T>(std::move(state), std::move(shape), std::move(strides), 0);
+                return reindexed_view_of<T>(std::move(state), std::move(shape), std::move(strides), 0);
             }
 
-            /// Operand `e` (an xtensor expression) aligned through `how`, as a gathered view: of its own
-            /// memory where it has memory and needs no gather, else of a deferred temporary.
+            /// Operand `e` (an xtensor expression) aligned through `how`, as a reindexed view: of its own
+            /// memory where it has memory and needs no reindex, else of a deferred temporary.
             template <class T, class E>
-            inline gathered_view_t<T> aligned_operand(E&& e, const operand_alignment& how, const T& fill)
+            inline reindexed_view_t<T> aligned_operand(E&& e, const operand_alignment& how, const T& fill)
             {
                 using expression_type = std::decay_t<E>;
                 if constexpr (xt::has_data_interface<expression_type>::value)
                 {
-                    if (!how.gathers)
+                    if (!how.reindexes)
                     {
                         view_shape_type shape(e.shape().begin(), e.shape().end());
                         if constexpr (std::is_lvalue_reference<E>::value)
                         {
-                            return gathered_view<T>(e.data(), e.storage().size(), nullptr, std::move(shape),
-                                                    source_strides(e), source_offset(e));
+                            return reindexed_view<T>(e.data(), e.storage().size(), nullptr, std::move(shape),
+                                                     source_strides(e), source_offset(e));
                         }
                         else
                         {
@@ -814,16 +816,16 @@ namespace xt
                             const std::size_t size = held->storage().size();
                             auto strides = source_strides(*held);
                             const std::size_t offset = source_offset(*held);
-                            return gathered_view<T>(data, size, std::move(held), std::move(shape),
-                                                    std::move(strides), offset);
+                            return reindexed_view<T>(data, size, std::move(held), std::move(shape),
+                                                     std::move(strides), offset);
                         }
                     }
                 }
                 view_shape_type shape = aligned_shape_of(e.shape(), how);
-                return deferred_gathered_view<T>(std::move(shape),
-                                                 std::make_unique<const deferred_alignment<T, void, E&&>>(
-                                                     std::array<const operand_alignment*, 1>{&how},
-                                                     std::array<T, 1>{fill}, std::forward<E>(e)));
+                return deferred_reindexed_view<T>(std::move(shape),
+                                                  std::make_unique<const deferred_alignment<T, void, E&&>>(
+                                                      std::array<const operand_alignment*, 1>{&how},
+                                                      std::array<T, 1>{fill}, std::forward<E>(e)));
             }
 
             /// For each argument, its place among the named ones (meaningless for the others).
@@ -884,7 +886,7 @@ namespace xt
                     ...);
             }
 
-            /// One argument of an operation after alignment: a named operand as a named gathered view.
+            /// One argument of an operation after alignment: a named operand as a named reindexed view.
             template <class A, class Fill>
             inline decltype(auto) aligned_argument(std::string_view operation, A&& a,
                                                    const operand_alignment* how, const Fill& fill)
@@ -897,7 +899,7 @@ namespace xt
                         how->has_missing ? fill_value<value_type>(operation, fill, *how) : value_type();
                     typename named_type::metadata_type metadata{a.dims(), how->labels};
                     auto view = aligned_operand<value_type>(std::forward<A>(a).expression(), *how, filler);
-                    return xnamed<gathered_view_t<value_type>, typename named_type::strategy_type>(
+                    return xnamed<reindexed_view_t<value_type>, typename named_type::strategy_type>(
                         std::move(view), std::move(metadata));
                 }
                 else
@@ -988,7 +990,7 @@ namespace xt
             /// type T (void where it builds no xtensor function).
             template <class Make, class T>
             using made_functor_t = typename functor_of_expression<std::decay_t<decltype(std::declval<Make&>()(
-                std::declval<gathered_view_t<T>>(), std::declval<gathered_view_t<T>>()))>>::type;
+                std::declval<reindexed_view_t<T>>(), std::declval<reindexed_view_t<T>>()))>>::type;
 
             template <class Make, class A, class B>
             constexpr bool joins_pair_in_one_pass() noexcept
@@ -1034,7 +1036,7 @@ namespace xt
 
             /**
              * The two operands of f(a, b) after alignment, with f(a, b) computed in one pass as the labels
-             * are joined, instead of each operand being gathered into a buffer of its own that every later
+             * are joined, instead of each operand being reindexed into a buffer of its own that every later
              * read of the result would read again (an outer join followed by a reduction reads it twice).
              * The result type of an operation cannot depend on the labels seen at run time, so the result is
              * carried as f(joined, identity): the first operand is the joined values, the second a
@@ -1051,8 +1053,8 @@ namespace xt
                 using right_type = std::decay_t<B>;
                 using T = typename left_type::value_type;
                 using Functor = made_functor_t<Make, T>;
-                using left_named = xnamed<gathered_view_t<T>, typename left_type::strategy_type>;
-                using right_named = xnamed<gathered_view_t<T>, typename right_type::strategy_type>;
+                using left_named = xnamed<reindexed_view_t<T>, typename left_type::strategy_type>;
+                using right_named = xnamed<reindexed_view_t<T>, typename right_type::strategy_type>;
                 const T left_fill = how[0].has_missing ? fill_value<T>(operation, fill, how[0]) : T();
                 const T right_fill = how[1].has_missing ? fill_value<T>(operation, fill, how[1]) : T();
                 typename left_type::metadata_type left_metadata{a.dims(), how[0].labels};
@@ -1061,7 +1063,7 @@ namespace xt
                 check_extent(operation, "the joined operands", shape, sizeof(T));
                 using left_expression = decltype(std::forward<A>(a).expression());
                 using right_expression = decltype(std::forward<B>(b).expression());
-                auto joined = deferred_gathered_view<T>(
+                auto joined = deferred_reindexed_view<T>(
                     shape,
                     std::make_unique<const deferred_alignment<T, Functor, left_expression, right_expression>>(
                         std::array<const operand_alignment*, 2>{&how[0], &how[1]},
@@ -1070,19 +1072,19 @@ namespace xt
                 auto identity = std::make_shared<const T>(static_cast<T>(right_identity<Functor>::value));
                 const T* identity_data = identity.get();
                 view_strides_type no_strides(shape.size(), 0);
-                auto carried = gathered_view<T>(identity_data, 1, std::move(identity), std::move(shape),
-                                                std::move(no_strides), 0);
+                auto carried = reindexed_view<T>(identity_data, 1, std::move(identity), std::move(shape),
+                                                 std::move(no_strides), 0);
                 return std::tuple<left_named, right_named>(
                     left_named(std::move(joined), std::move(left_metadata)),
                     right_named(std::move(carried), std::move(right_metadata)));
             }
 
             /// Whether the aligned operands a and b of f(a, b) are computed while joined (joined_arguments):
-            /// one of them gathers, and they have the same dims and aligned shape.
+            /// one of them reindexes, and they have the same dims and aligned shape.
             template <class A, class B>
             inline bool join_at_once(const std::vector<operand_alignment>& how, const A& a, const B& b)
             {
-                if ((!how[0].gathers && !how[1].gathers) || !(a.dims() == b.dims()))
+                if ((!how[0].reindexes && !how[1].reindexes) || !(a.dims() == b.dims()))
                 {
                     return false;
                 }
@@ -1103,7 +1105,7 @@ namespace xt
             {
                 if constexpr (std::is_same<Shaping, join_exact>::value)
                 {
-                    // Equal labels: nothing to gather, the operands go on as they are. Without labels
+                    // Equal labels: nothing to reindex, the operands go on as they are. Without labels
                     // there is nothing to check either, and most operations have none.
                     if (any_labels(args...))
                     {

@@ -6,8 +6,8 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-#ifndef XTENSOR_NAMED_DETAIL_XKERNEL_ROW_HPP
-#define XTENSOR_NAMED_DETAIL_XKERNEL_ROW_HPP
+#ifndef XTENSOR_NAMED_DETAIL_XKERNEL_RUN_HPP
+#define XTENSOR_NAMED_DETAIL_XKERNEL_RUN_HPP
 
 // Where the leaves of an expression are for one run of consecutive elements along the innermost axis,
 // and how the kernels load them: a leaf constant along the run (stride 0) is one splatted register, a
@@ -37,7 +37,7 @@ namespace xt
             using kernel_index = kernel_layout::index_type;
 
             /// Elements per chunk of a run that goes through a buffer (a gathered leaf, a strided
-            /// output, a row of partial sums): small enough for the buffers to stay in the L1 cache.
+            /// output, a run of partial results): small enough for the buffers to stay in the L1 cache.
             template <class T>
             inline constexpr std::size_t kernel_chunk = (8192 / sizeof(T) / simd::batch_size<T> > 0
                                                              ? 8192 / sizeof(T) / simd::batch_size<T>
@@ -52,14 +52,14 @@ namespace xt
             /// The chunk of a run that needs no buffer: the whole run is one chunk, however long.
             inline constexpr std::size_t kernel_whole_run = std::numeric_limits<std::size_t>::max();
 
-            /// Elements per chunk of a row of partial sums: the row of one chunk and the input rows
-            /// added to it stay in the L1 and L2 caches, and a row of 2000 doubles is one chunk, read as
+            /// Elements per chunk of a run of partial results: the results of one chunk and the input runs
+            /// folded into them stay in the L1 and L2 caches, and a run of 2000 doubles is one chunk, read as
             /// one stream.
             template <class T>
-            inline constexpr std::size_t kernel_sum_chunk = (16384 / sizeof(T) / simd::batch_size<T> > 0
-                                                                 ? 16384 / sizeof(T) / simd::batch_size<T>
-                                                                 : 1) *
-                                                            simd::batch_size<T>;
+            inline constexpr std::size_t kernel_fold_chunk = (16384 / sizeof(T) / simd::batch_size<T> > 0
+                                                                  ? 16384 / sizeof(T) / simd::batch_size<T>
+                                                                  : 1) *
+                                                             simd::batch_size<T>;
 
             /**
              * Where the leaves of one run are: element `i` of leaf k is `ptr[k][i & mask[k]]`. The mask is
@@ -69,7 +69,7 @@ namespace xt
              * it out of the loop (one loop per combination of leaves).
              */
             template <class T, std::size_t L>
-            struct kernel_row
+            struct kernel_run
             {
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
 
@@ -117,8 +117,8 @@ namespace xt
                     value[k] = simd::batch_traits<T>::splat(*element);
                 }
 
-                /// Moves leaf k by `step[k]` elements, from one run to the next of a row whose leaves are
-                /// contiguous or constant along its runs: a constant leaf's value is splatted again, since
+                /// Moves leaf k by `step[k]` elements, from one run to the next where the leaves are
+                /// contiguous or constant along the runs: a constant leaf's value is splatted again, since
                 /// a leaf constant along the runs need not be constant across them.
                 template <class Steps>
                 void move_by(const Steps& step) noexcept
@@ -135,7 +135,7 @@ namespace xt
             };
 
             /**
-             * A row whose guarded float functions (exp, expm1, exp2) skip their per-batch branch: each
+             * A run whose guarded float functions (exp, expm1, exp2) skip their per-batch branch: each
              * keeps in `largest` the largest magnitude of its argument's lanes (simd::larger_magnitudes),
              * and the run is computed again with the branches when one was beyond the smallest reach of
              * those functions (kernel_op::apply_noting, eval_run). The loop then holds no call and keeps
@@ -143,15 +143,15 @@ namespace xt
              * vector units, and a mask took three operations a batch, and a store and a load, since the
              * compiler kept it in memory.
              */
-            template <class Row, class T>
-            struct kernel_noting_row : Row
+            template <class Run, class T>
+            struct kernel_noting_run : Run
             {
                 using arch_type = typename simd::batch<T>::arch_type;
                 using magnitude_type = simd::magnitudes<arch_type>;
 
                 mutable magnitude_type largest;
 
-                explicit kernel_noting_row(const Row& row) noexcept : Row(row), largest(0) {}
+                explicit kernel_noting_run(const Run& run) noexcept : Run(run), largest(0) {}
 
                 /// Whether every argument noted was at most `reach` in magnitude (not NaN).
                 bool all_within(double reach) const noexcept
@@ -160,13 +160,13 @@ namespace xt
                 }
             };
 
-            template <class Row>
-            struct is_noting_row : std::false_type
+            template <class Run>
+            struct is_noting_run : std::false_type
             {
             };
 
-            template <class Row, class T>
-            struct is_noting_row<kernel_noting_row<Row, T>> : std::true_type
+            template <class Run, class T>
+            struct is_noting_run<kernel_noting_run<Run, T>> : std::true_type
             {
             };
 
@@ -210,7 +210,7 @@ namespace xt
             using kernel_leaves = std::array<kernel_leaf_ref<T>, (L == 0 ? 1 : L)>;
 
             /**
-             * Prepares the kernel_row of runs whose leaves have fixed strides along the run; the start of
+             * Prepares the kernel_run of runs whose leaves have fixed strides along the run; the start of
              * each leaf changes from run to run. A leaf of T of stride 0 is constant, of stride 1
              * contiguous; any other stride, and any leaf of another type, is gathered (and converted)
              * into a buffer, chunk by chunk.
@@ -220,7 +220,7 @@ namespace xt
             {
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
-                using row_type = kernel_row<T, L>;
+                using run_type = kernel_run<T, L>;
 
                 kernel_source(const std::array<kernel_index, slots>& strides,
                               const kernel_leaves<T, L>& leaves);
@@ -228,10 +228,10 @@ namespace xt
                 /// The largest chunk prepare accepts: a whole run unless a leaf is gathered.
                 std::size_t chunk() const noexcept;
 
-                /// Points `row` at elements [first, first + count) of the run whose leaf k starts at
+                /// Points `run` at elements [first, first + count) of the run whose leaf k starts at
                 /// `start[k]`.
                 void prepare(const std::array<const char*, slots>& start, std::size_t first,
-                             std::size_t count, row_type& row);
+                             std::size_t count, run_type& run);
 
             private:
                 std::array<kernel_index, slots> m_stride;
@@ -262,7 +262,7 @@ namespace xt
                 kernel_chunk<T> >= 2 * simd::batch_size<T> ? kernel_chunk<T> / (2 * simd::batch_size<T>) : 1;
 
             /**
-             * Prepares the kernel_row of a tile: `rows` short runs of a layout's innermost axis (see
+             * Prepares the kernel_run of a tile: `rows` short runs of a layout's innermost axis (see
              * kernel_short_run), one after the other along the axis outside it, taken as one run of
              * rows × length elements, so that the tree runs in whole batches across the runs. A leaf of T
              * contiguous over both axes is read where it lies and a leaf constant over both is splatted;
@@ -275,7 +275,7 @@ namespace xt
             {
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
-                using row_type = kernel_row<T, L>;
+                using run_type = kernel_run<T, L>;
 
                 /// Tiles of `layout`'s axes `axis` (the rows) and `axis + 1` (the innermost, the short runs);
                 /// leaf k is the layout's operand k + 1.
@@ -285,8 +285,8 @@ namespace xt
                 /// The most rows a tile holds: kernel_tile_rows.
                 std::size_t rows() const noexcept;
 
-                /// Points `row` at the first `rows` runs from the one whose leaf k starts at `start[k]`.
-                void prepare(const std::array<const char*, slots>& start, std::size_t rows, row_type& row);
+                /// Points `run` at the first `rows` runs from the one whose leaf k starts at `start[k]`.
+                void prepare(const std::array<const char*, slots>& start, std::size_t rows, run_type& run);
 
             private:
                 // How each leaf is read: splatted, where it lies (contiguous over both axes), or copied
@@ -342,7 +342,7 @@ namespace xt
 
             template <class T, std::size_t L>
             inline void kernel_source<T, L>::prepare(const std::array<const char*, slots>& start,
-                                                     std::size_t first, std::size_t count, row_type& row)
+                                                     std::size_t first, std::size_t count, run_type& run)
             {
                 for (std::size_t k = 0; k < L; ++k)
                 {
@@ -352,7 +352,7 @@ namespace xt
                         if (stride == 0)
                         {
                             m_convert[k](start[k], 0, 1, &m_constant[k]);
-                            row.set_constant(k, &m_constant[k]);
+                            run.set_constant(k, &m_constant[k]);
                         }
                         else
                         {
@@ -360,28 +360,28 @@ namespace xt
                             const char* src =
                                 start[k] + static_cast<kernel_index>(first) * stride * m_bytes[k];
                             m_convert[k](src, stride, count, gathered);
-                            row.set_contiguous(k, gathered);
+                            run.set_contiguous(k, gathered);
                         }
                         continue;
                     }
-                    const T* run = reinterpret_cast<const T*>(start[k]);
+                    const T* from = reinterpret_cast<const T*>(start[k]);
                     if (stride == 1)
                     {
-                        row.set_contiguous(k, run + first);
+                        run.set_contiguous(k, from + first);
                     }
                     else if (stride == 0)
                     {
-                        row.set_constant(k, run);
+                        run.set_constant(k, from);
                     }
                     else
                     {
                         T* gathered = m_buffer.data() + k * kernel_chunk<T>;
-                        const T* src = run + static_cast<kernel_index>(first) * stride;
+                        const T* src = from + static_cast<kernel_index>(first) * stride;
                         for (std::size_t j = 0; j < count; ++j)
                         {
                             gathered[j] = src[static_cast<kernel_index>(j) * stride];
                         }
-                        row.set_contiguous(k, gathered);
+                        run.set_contiguous(k, gathered);
                     }
                 }
             }
@@ -431,7 +431,7 @@ namespace xt
 
             template <class T, std::size_t L>
             inline void kernel_tile_source<T, L>::prepare(const std::array<const char*, slots>& start,
-                                                          std::size_t rows, row_type& row)
+                                                          std::size_t rows, run_type& run)
             {
                 for (std::size_t k = 0; k < L; ++k)
                 {
@@ -442,21 +442,21 @@ namespace xt
                         if (m_convert[k] != nullptr)
                         {
                             m_convert[k](start[k], 0, 1, &m_constant[k]);
-                            row.set_constant(k, &m_constant[k]);
+                            run.set_constant(k, &m_constant[k]);
                         }
                         else
                         {
-                            row.set_constant(k, reinterpret_cast<const T*>(start[k]));
+                            run.set_constant(k, reinterpret_cast<const T*>(start[k]));
                         }
                         continue;
                     }
                     if (m_read[k] == tile_read::in_place)
                     {
-                        row.set_contiguous(k, reinterpret_cast<const T*>(start[k]));
+                        run.set_contiguous(k, reinterpret_cast<const T*>(start[k]));
                         continue;
                     }
                     T* tile = m_buffer->data_as<T>() + k * kernel_chunk<T>;
-                    row.set_contiguous(k, tile);
+                    run.set_contiguous(k, tile);
                     if (outer == 0 && m_copied_from[k] == start[k] && m_copied_rows[k] >= rows)
                     {
                         continue;
