@@ -49,8 +49,7 @@
 
 // A function called rarely from a loop, kept out of it; a condition rarely true; one rarely false; a
 // function whose callees are all inlined into it (GCC leaves xsimd's AVX-512 exp out of line in the
-// kernels' loops and reloads its constants at every batch: exp of an f32 image batch took 456 us against
-// xtensor's 306 us, and 334 us flattened).
+// kernels' loops and reloads its constants at every batch; benchmarks/README.md, Instruction sets).
 #if defined(__GNUC__)
 #define XTENSOR_NAMED_COLD __attribute__((noinline, cold))
 #define XTENSOR_NAMED_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)

@@ -30,10 +30,10 @@
 
 #ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
 // Evaluations that write and read this many bytes or more (output and operands, see working_set_bytes)
-// write their output with streaming stores, which do not read the output's cache lines first.
-// Measured on an AMD EPYC (Zen 3, 32 MiB L3) against ordinary stores: a third faster for 16 MiB
-// written and 16 MiB read, a fifth slower for 16 MiB written alone (which then stays in the cache),
-// slower for anything smaller. Define the macro to another size, or to SIZE_MAX to turn streaming off.
+// write their output with streaming stores, which do not read the output's cache lines first: faster
+// where the output and what is read exceed the last-level cache, slower below, where the output would
+// have stayed in it (docs/kernels.md, How). Define the macro to another size, or to SIZE_MAX to turn
+// streaming off.
 #define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(24) << 20)
 #endif
 
