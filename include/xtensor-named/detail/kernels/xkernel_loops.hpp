@@ -389,7 +389,7 @@ namespace xt
                 constexpr std::size_t width = simd::batch_size<T>;
                 // Local copies: SIMD stores may alias anything, so the compiler would otherwise reload
                 // the run's pointers and the sink's state after every store.
-                const Run local_row = run;
+                const Run local_run = run;
                 Sink local_sink = sink;
                 std::size_t i = 0;
                 // Four batches a step: the loads of one batch overlap the arithmetic of another. Not
@@ -397,10 +397,10 @@ namespace xt
                 // loads, and four of it do not fit in the registers with its constants.
                 for (; !is_noting_run<Run>::value && i + 4 * width <= count; i += 4 * width)
                 {
-                    const simd::batch<T> v0 = Node::template load<0>(local_row, i);
-                    const simd::batch<T> v1 = Node::template load<0>(local_row, i + width);
-                    const simd::batch<T> v2 = Node::template load<0>(local_row, i + 2 * width);
-                    const simd::batch<T> v3 = Node::template load<0>(local_row, i + 3 * width);
+                    const simd::batch<T> v0 = Node::template load<0>(local_run, i);
+                    const simd::batch<T> v1 = Node::template load<0>(local_run, i + width);
+                    const simd::batch<T> v2 = Node::template load<0>(local_run, i + 2 * width);
+                    const simd::batch<T> v3 = Node::template load<0>(local_run, i + 3 * width);
                     local_sink.put(i, v0);
                     local_sink.put(i + width, v1);
                     local_sink.put(i + 2 * width, v2);
@@ -408,16 +408,16 @@ namespace xt
                 }
                 for (; i + width <= count; i += width)
                 {
-                    local_sink.put(i, Node::template load<0>(local_row, i));
+                    local_sink.put(i, Node::template load<0>(local_run, i));
                 }
                 for (; i < count; ++i)
                 {
-                    local_sink.put_scalar(i, Node::template load_scalar<0>(local_row, i));
+                    local_sink.put_scalar(i, Node::template load_scalar<0>(local_run, i));
                 }
                 sink = local_sink;
                 if constexpr (is_noting_run<Run>::value)
                 {
-                    run.largest = local_row.largest;
+                    run.largest = local_run.largest;
                 }
             }
 
@@ -440,7 +440,7 @@ namespace xt
                     }
                 }
                 constexpr std::size_t width = simd::batch_size<T>;
-                const Run local_row = run;
+                const Run local_run = run;
                 T* const local_dst = dst;
                 // The elements before the first address that a batch store may take (all of them where
                 // the output is not even aligned to its element).
@@ -448,19 +448,19 @@ namespace xt
                 std::size_t i = 0;
                 for (; i < head; ++i)
                 {
-                    local_dst[i] = Node::template load_scalar<0>(local_row, i);
+                    local_dst[i] = Node::template load_scalar<0>(local_run, i);
                 }
                 for (; i + width <= count; i += width)
                 {
-                    traits::stream(local_dst + i, Node::template load<0>(local_row, i));
+                    traits::stream(local_dst + i, Node::template load<0>(local_run, i));
                 }
                 for (; i < count; ++i)
                 {
-                    local_dst[i] = Node::template load_scalar<0>(local_row, i);
+                    local_dst[i] = Node::template load_scalar<0>(local_run, i);
                 }
                 if constexpr (is_noting_run<Run>::value)
                 {
-                    run.largest = local_row.largest;
+                    run.largest = local_run.largest;
                 }
             }
 
