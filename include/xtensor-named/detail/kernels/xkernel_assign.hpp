@@ -1051,12 +1051,10 @@ namespace xt
                     {
                         kernel_layout run_layout = layout;
                         run_layout.set_right_aligned(0, shape, strides);
-                        // Blocks of a large evaluation stream their output as the
-                        // whole would.
+                        // Blocks of a large evaluation stream their output as the whole would.
                         const std::size_t whole_bytes =
                             working_set_bytes(run_layout, collector.leaves(), collector.leaf_count());
-                        // Where `out` was resized, `data` is its new memory, which no
-                        // operand reads.
+                        // Where `out` was resized, `data` is its new memory, which no operand reads.
                         collector.run_by_blocks(run_layout, data, span_of(shape, strides), !through_temporary,
                                                 [&](kernel_layout& part, const kernel_leaf_ref<T>* read)
                                                 { loop(part, data, read, whole_bytes); });

@@ -44,8 +44,9 @@ namespace xt
                                                              : 1) *
                                                         simd::batch_size<T>;
 
-            /// Scratch memory of the kernels: uninitialised (every element is written before it is read)
-            /// and aligned for whole batches.
+            /// A source's buffer of gathered chunks: uninitialised (every element is written before it is
+            /// read) and aligned for whole batches. Each source allocates its own, apart from the scratch
+            /// pool (benchmarks/README.md, Compile cost, says what taking it from the pool cost).
             template <class T>
             using kernel_buffer = xt::uvector<T, xsimd::aligned_allocator<T>>;
 

@@ -9,7 +9,7 @@
 #ifndef XTENSOR_NAMED_DETAIL_XSCRATCH_HPP
 #define XTENSOR_NAMED_DETAIL_XSCRATCH_HPP
 
-// The kernels' one pool of scratch memory: tiles, rows of partial sums, and the rows of deferred
+// The kernels' one pool of scratch memory: tiles, runs of partial results, and the rows of deferred
 // temporaries that a block computes without keeping them.
 
 #include <cstddef>
@@ -25,7 +25,7 @@ namespace xt
             /**
              * Uninitialised memory of at least `bytes` bytes, aligned to a cache line (and so for any SIMD
              * batch), taken from this thread's pool and given back when it goes. Evaluations made one
-             * after another (a block of rows, a runner per block, a series of small evaluations) then
+             * after another (a block of rows, a fold runner per block, a series of small evaluations) then
              * allocate and fault in no new memory: allocating tens of kilobytes each time made glibc's
              * malloc consolidate its free lists each time, which cost more than summing a small block.
              * An evaluation inside another's block takes memory of its own.
@@ -97,8 +97,8 @@ namespace xt
                     std::size_t bytes = 0;
                 };
 
-                // As many as are in use at once on a thread: a block's scratch, a tile or a runner's
-                // rows inside it, and the partial sums of a reduction cut across threads.
+                // As many as are in use at once on a thread: a block's scratch, a tile or a fold runner's
+                // buffers inside it, and the partial results of a fold cut into parts.
                 static constexpr std::size_t pooled = 4;
 
                 static std::size_t lines_for(std::size_t bytes) noexcept
