@@ -253,6 +253,29 @@ TEST(named_composition, operations_on_results_view_reduction_temporaries_once)
     EXPECT_TRUE(same_values(out, xt::xarray<double>(xt::transpose(softmax_v)), 4));
 }
 
+TEST(named_composition, a_result_with_its_axes_in_place_is_read_as_it_is_and_stretched_where_it_has_size_one)
+{
+    operands o;
+    using stretching = xn::basic_missing_dims<true>;
+    const xt::xarray<double> one_c = values({2, 1, 4, 5}, 12);
+    auto nx = xn::name<stretching>(o.x, {"n", "c", "h", "w"});
+    auto nm = xn::name<stretching>(o.channel_view(), {"c"});
+    auto n1 = xn::name<stretching>(one_c, {"n", "c", "h", "w"});
+    auto nr = xn::name<stretching>(o.rows, {"n", "h", "w"});
+    // thin is (n, c, h, w) of shape (2, 1, 4, 5): its axes are in place below, but its channel axis is
+    // stretched to 3 there, where nx - nm, of the result's shape, is read as it is.
+    const auto thin = n1 - nr;
+    auto e = (nx - nm) * (n1 - nr) + thin;
+
+    const xt::xarray<double> m = o.channel_view();
+    const auto m4 = xt::view(m, xt::newaxis(), xt::all(), xt::newaxis(), xt::newaxis());
+    const auto r4 = xt::view(o.rows, xt::all(), xt::newaxis(), xt::all(), xt::all());
+    const xt::xarray<double> thin_v = one_c - r4;
+    expect_composes(e, {"n", "c", "h", "w"}, (o.x - m4) * thin_v + thin_v);
+    expect_composes(thin, {"n", "c", "h", "w"}, thin_v);
+    EXPECT_EQ(thin.shape(), (xt::svector<std::size_t>{2, 1, 4, 5}));
+}
+
 TEST(named_composition, exact_composes_operands_of_equal_axes)
 {
     operands o;

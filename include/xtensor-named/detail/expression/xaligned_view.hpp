@@ -465,6 +465,16 @@ namespace xt
             {
                 if constexpr (is_viewable_tree_v<E>)
                 {
+                    using view_type = decltype(view_as(std::forward<E>(e), from, view_shape_type()));
+                    if constexpr (std::is_same<view_type, std::decay_t<E>>::value)
+                    {
+                        // An operation on another's result, its axes in place, would view every leaf of it
+                        // again: a tree of views is its own view, and is taken as it is.
+                        if (is_identity_map(from, e.dimension()))
+                        {
+                            return view_type(std::forward<E>(e));
+                        }
+                    }
                     const view_shape_type shape = aligned_shape(e.shape(), from);
                     return view_as(std::forward<E>(e), from, shape);
                 }
