@@ -88,6 +88,13 @@ namespace xt
                 named::coords coords{};
             };
 
+            /// Tells xn::xnamed's constructor to build its expression in place, from a function's result.
+            struct built_in_place_t
+            {
+            };
+
+            inline constexpr built_in_place_t built_in_place{};
+
             /// Result axis i is axis `from[i]` of `source`, or a new axis where `from[i]` is xn::unknown;
             /// `names` are the result's names.
             axes_metadata select_axes(const axes_metadata& source, const axis_map& from, named::dims names);
@@ -166,6 +173,11 @@ namespace xt
             /// Wraps `e` with the axes an operation computed for it.
             template <class E>
             xnamed(E&& e, metadata_type metadata);
+
+            /// Wraps the expression that `build()` returns, made in place: an operation's tree of views is
+            /// not moved once more.
+            template <class F>
+            xnamed(detail::built_in_place_t, F&& build, metadata_type metadata);
 
             const named::dims& dims() const noexcept;
 
@@ -566,6 +578,14 @@ namespace xt
         template <class E>
         inline xnamed<CT, S>::xnamed(E&& e, metadata_type metadata)
             : m_expression(std::forward<E>(e)), m_metadata(std::move(metadata))
+        {
+            check_rank("name");
+        }
+
+        template <class CT, class S>
+        template <class F>
+        inline xnamed<CT, S>::xnamed(detail::built_in_place_t, F&& build, metadata_type metadata)
+            : m_expression(std::forward<F>(build)()), m_metadata(std::move(metadata))
         {
             check_rank("name");
         }

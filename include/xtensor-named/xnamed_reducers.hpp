@@ -143,8 +143,10 @@ namespace xt
                 {
                     auto how = plan_reduction(operation, e.metadata(), e.shape(), names, needs_elements);
                     using strategy = typename std::decay_t<E>::strategy_type;
-                    auto reducer = make(as_tree(std::forward<E>(e).expression()), std::move(how.axes));
-                    return xnamed<decltype(reducer), strategy>(std::move(reducer), std::move(how.kept));
+                    const auto reducer = [&]
+                    { return make(as_tree(std::forward<E>(e).expression()), std::move(how.axes)); };
+                    return xnamed<decltype(reducer()), strategy>(built_in_place, reducer,
+                                                                 std::move(how.kept));
                 }
                 else
                 {

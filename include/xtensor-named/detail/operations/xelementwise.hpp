@@ -416,8 +416,8 @@ namespace xt
                 {
                     // One operand with axes lines up with nothing: it keeps its axes, unviewed.
                     auto metadata = single_metadata(args...);
-                    auto expression = make(operand_tree(std::forward<A>(args))...);
-                    return xnamed<decltype(expression), S>(std::move(expression), std::move(metadata));
+                    const auto expression = [&] { return make(operand_tree(std::forward<A>(args))...); };
+                    return xnamed<decltype(expression()), S>(built_in_place, expression, std::move(metadata));
                 }
                 else
                 {
@@ -426,12 +426,15 @@ namespace xt
                     {
                         const auto build = [&](const auto& how, axes_metadata metadata)
                         {
-                            auto expression = call_aligned(
-                                std::forward<F>(make), how,
-                                std::forward_as_tuple(std::forward<decltype(operands)>(operands)...),
-                                std::index_sequence_for<decltype(operands)...>{});
-                            return xnamed<decltype(expression), S>(std::move(expression),
-                                                                   std::move(metadata));
+                            const auto expression = [&]
+                            {
+                                return call_aligned(
+                                    std::forward<F>(make), how,
+                                    std::forward_as_tuple(std::forward<decltype(operands)>(operands)...),
+                                    std::index_sequence_for<decltype(operands)...>{});
+                            };
+                            return xnamed<decltype(expression()), S>(built_in_place, expression,
+                                                                     std::move(metadata));
                         };
                         // A loop body builds the same operation again and again: its plan is kept.
                         if constexpr (builtin_strategy<S>::value)
