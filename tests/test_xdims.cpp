@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -302,6 +303,9 @@ TEST(dims, index_of_gives_the_position_or_minus_one)
     EXPECT_EQ(d.index_of(""), -1);
     EXPECT_EQ(d.index_of("chan"), -1);
     EXPECT_EQ(d.index_of("channel "), -1);
+    EXPECT_EQ(d.index_of("channeL"), -1);
+    EXPECT_EQ(d.index_of(std::string_view("h\0", 2)), -1);
+    EXPECT_EQ(d.index_of(std::string("channel")), 1);
     EXPECT_EQ(xn::dims().index_of("h"), -1);
 }
 

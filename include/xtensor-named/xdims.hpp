@@ -482,7 +482,7 @@ namespace xt
             const detail::interned_name* names = data();
             for (std::size_t i = 0; i < m_size; ++i)
             {
-                if (*names[i] == name)
+                if (detail::same_name(*names[i], name))
                 {
                     return static_cast<std::ptrdiff_t>(i);
                 }

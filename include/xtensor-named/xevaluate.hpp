@@ -221,7 +221,9 @@ namespace xt
             {
                 using container = detail::container_for_t<typename std::decay_t<E>::expression_type>;
                 using strategy = typename std::decay_t<E>::strategy_type;
-                return xnamed<container, strategy>(detail::evaluated(e.expression()), e.metadata());
+                // Built in place: moving an xt::xarray swaps its shape and strides element by element.
+                return xnamed<container, strategy>(
+                    detail::built_in_place, [&] { return detail::evaluated(e.expression()); }, e.metadata());
             }
             else if constexpr (xt::is_xexpression<std::decay_t<E>>::value)
             {

@@ -46,6 +46,24 @@ namespace xt
              * implementation of the table   *
              *********************************/
 
+            /// Whether `name` is the string `known`, compared byte by byte in place: names are short, and
+            /// a call to the library's compare costs more than the loop.
+            inline bool same_name(const std::string& known, std::string_view name) noexcept
+            {
+                if (known.size() != name.size())
+                {
+                    return false;
+                }
+                for (std::size_t i = 0; i < name.size(); ++i)
+                {
+                    if (known[i] != name[i])
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
             /// FNV-1a: names are short, and this hash is computed at every lookup.
             inline std::uint64_t name_hash(std::string_view name) noexcept
             {
@@ -95,7 +113,8 @@ namespace xt
             {
                 const std::uint64_t hash = name_hash(name);
                 const name_cache_slot& slot = name_cache_slot_of(hash);
-                return slot.name != nullptr && slot.hash == hash && *slot.name == name ? slot.name : nullptr;
+                return slot.name != nullptr && slot.hash == hash && same_name(*slot.name, name) ? slot.name
+                                                                                                : nullptr;
             }
 
             inline interned_name intern(std::string_view name)
