@@ -238,7 +238,10 @@ TYPED_TEST(kernels, short_rows_taken_in_tiles_match_xtensor_bitwise)
     // converted (an integer operand). Rows: less than a tile, a tile, one more, several and a part.
     using T = TypeParam;
     constexpr std::size_t rows = xn::detail::kernel_tile_rows<T>;
-    for (std::size_t n : {2, 3, 5, 7})
+    constexpr std::size_t width = xn::detail::simd::batch_size<T>;
+    // Runs of one batch or less, and of more (a repeated leaf's row is then two batches).
+    for (std::size_t n :
+         {std::size_t(2), std::size_t(3), std::size_t(5), std::size_t(7), width + 1, 2 * width - 1})
     {
         if (!xn::detail::kernel_short_run<T>(n))
         {
@@ -257,6 +260,10 @@ TYPED_TEST(kernels, short_rows_taken_in_tiles_match_xtensor_bitwise)
                 k.flat(i) = static_cast<int>(i % 7) - 3;
             }
             EXPECT_TRUE(matches_xtensor<T>((p - c) * w));
+            // A weight every third element of a wider array: repeated along the short axis, strided along
+            // the rows.
+            const auto wide = random_array<T>({m, 3}, 95);
+            EXPECT_TRUE(matches_xtensor<T>(p * xt::strided_view(wide, {xt::all(), xt::range(1, 2)}) + c));
             EXPECT_TRUE(matches_xtensor<T>(xt::transpose(t) + c));
             // Against a plain loop: xtensor's own SIMD conversion of int trips GCC 12's AVX-512 warning.
             xt::xarray<T> converted = xt::xarray<T>::from_shape({m, n});

@@ -129,7 +129,8 @@ TYPED_TEST(kernels, sums_over_a_middle_axis_of_leaves_constant_along_the_runs_ma
     using T = TypeParam;
     for (std::size_t n : tail_sizes)
     {
-        for (const sizes& shape : {sizes{4, 2, n}, sizes{3, 2, 5, n}, sizes{2, 3, 2, 4, 2, n}})
+        for (const sizes& shape :
+             {sizes{4, 2, n}, sizes{3, 2, 5, n}, sizes{3, 2, 4, 2, n}, sizes{2, 3, 2, 4, 2, n}})
         {
             SCOPED_TRACE(shape_text(shape));
             const std::size_t rank = shape.size();

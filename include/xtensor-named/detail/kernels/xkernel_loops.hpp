@@ -1116,6 +1116,11 @@ namespace xt
                     const std::size_t length = m_layout.size(inner);
                     const kernel_index out_stride = m_layout.stride(inner, 0);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
+                    if (out_stride == 1 && length <= m_chunk && !outer.empty() && folds_whole_runs())
+                    {
+                        fold_runs(outer, start, length);
+                        return;
+                    }
                     for_each_position(
                         m_layout, outer, start,
                         [&](const position_type& position)
@@ -1187,13 +1192,13 @@ namespace xt
 
                 // Folds elements [first, first + count) of Node's runs along `level` from `position` into
                 // dst. Where every leaf is contiguous or constant along the runs, the run is prepared once
-                // and moved from term to term, as eval_runs moves it.
+                // and moved from term to term (fold_terms).
                 void fold_along(const fold_level& level, position_type position, std::size_t first,
                                 std::size_t count, T* dst)
                 {
-                    accumulate_sink<T, Fold> sink{dst};
                     if (m_source.chunk() != kernel_whole_run)
                     {
+                        accumulate_sink<T, Fold> sink{dst};
                         for (std::size_t i = 0; i < level.size; ++i, step(position, level))
                         {
                             point_run(position, first, count);
@@ -1201,18 +1206,74 @@ namespace xt
                         }
                         return;
                     }
-                    const std::array<kernel_index, slots> leaf_step =
-                        level.phantom ? std::array<kernel_index, slots>{}
-                                      : leaf_steps<L>(m_layout, level.axis);
                     point_run(position, first, count);
+                    fold_terms(m_run, level, term_steps(level), count, dst);
+                }
+
+                std::array<kernel_index, slots> term_steps(const fold_level& level) const noexcept
+                {
+                    return level.phantom ? std::array<kernel_index, slots>{}
+                                         : leaf_steps<L>(m_layout, level.axis);
+                }
+
+                // Folds into dst the `level.size` terms of `count` elements whose first is `run`, moving it
+                // from term to term, as eval_runs moves it.
+                static void fold_terms(kernel_run<T, L> run, const fold_level& level,
+                                       const std::array<kernel_index, slots>& term_step, std::size_t count,
+                                       T* dst)
+                {
+                    accumulate_sink<T, Fold> sink{dst};
                     for (std::size_t i = 0; i < level.size; ++i)
                     {
                         if (i > 0)
                         {
-                            m_run.move_by(leaf_step);
+                            run.move_by(term_step);
                         }
-                        eval_run<Node>(m_run, count, sink);
+                        eval_run<Node>(run, count, sink);
                     }
+                }
+
+                // Whether the fold is one stage of one level over whole runs (every leaf contiguous or
+                // constant along them): a mean over a short axis outside the kept one (d of (a, b, c, d, e)).
+                bool folds_whole_runs() const noexcept
+                {
+                    return m_stages.size() == 1 && m_stages[0].levels.size() == 1 &&
+                           !m_stages[0].empty_input && m_tiled == tiled_fold::none &&
+                           m_source.chunk() == kernel_whole_run;
+                }
+
+                // The runs of the kept innermost axis, `length` elements each, into a contiguous output:
+                // the run prepared once for each position of the `outer` axes but the last, and moved
+                // along that one from result run to result run: with a short folded axis, preparing each
+                // run would cost more than folding its terms.
+                void fold_runs(const kernel_sizes& outer, const position_type& start, std::size_t length)
+                {
+                    const fold_stage<T>& stage = m_stages[0];
+                    const fold_level& level = stage.levels[0];
+                    const std::size_t along = outer.back();
+                    const std::size_t runs = m_layout.size(along);
+                    const auto run_step = leaf_steps<L>(m_layout, along);
+                    const kernel_index out_step = m_layout.stride(along, 0);
+                    const auto term_step = term_steps(level);
+                    for_each_position(m_layout, kernel_sizes(outer.begin(), outer.end() - 1), start,
+                                      [&](const position_type& position)
+                                      {
+                                          point_run(position, 0, length);
+                                          T* dst = m_out + position[0];
+                                          for (std::size_t i = 0; i < runs; ++i, dst += out_step)
+                                          {
+                                              if (i > 0)
+                                              {
+                                                  m_run.move_by(run_step);
+                                              }
+                                              std::fill(dst, dst + length, stage.init);
+                                              fold_terms(m_run, level, term_step, length, dst);
+                                              if (stage.has_initial)
+                                              {
+                                                  fold_in_front<Fold>(stage.initial, dst, length);
+                                              }
+                                          }
+                                      });
                 }
 
                 // Elements [first, first + count) of the run at `position` of the values of stage s,

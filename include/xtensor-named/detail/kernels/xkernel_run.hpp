@@ -290,6 +290,10 @@ namespace xt
                 void prepare(const std::array<const char*, slots>& start, std::size_t rows, run_type& run);
 
             private:
+                // The tile of a leaf repeated along the short axis (a weight (n) of points (n, xyz)): row r
+                // holds m_length copies of from[r * outer].
+                void repeat_rows(const T* from, kernel_index outer, std::size_t rows, T* tile) const noexcept;
+
                 // How each leaf is read: splatted, where it lies (contiguous over both axes), or copied
                 // into a tile of its own.
                 enum class tile_read
@@ -462,6 +466,11 @@ namespace xt
                     {
                         continue;
                     }
+                    if (inner == 0 && m_convert[k] == nullptr)
+                    {
+                        repeat_rows(reinterpret_cast<const T*>(start[k]), outer, rows, tile);
+                        continue;
+                    }
                     for (std::size_t r = 0; r < rows; ++r)
                     {
                         const char* src = start[k] + static_cast<kernel_index>(r) * outer * m_bytes[k];
@@ -479,6 +488,29 @@ namespace xt
                     }
                     m_copied_from[k] = start[k];
                     m_copied_rows[k] = rows;
+                }
+            }
+
+            template <class T, std::size_t L>
+            inline void kernel_tile_source<T, L>::repeat_rows(const T* from, kernel_index outer,
+                                                              std::size_t rows, T* tile) const noexcept
+            {
+                // Each row's value stored as whole batches, one or two (a short run is shorter than two),
+                // from where its row starts: the next row's stores overwrite what ran past this one's end,
+                // and the last row's end within the tile (kernel_tile_rows rows of fewer than two batches).
+                using traits = simd::batch_traits<T>;
+                constexpr std::size_t width = simd::batch_size<T>;
+                static_assert(kernel_chunk<T> >= 2 * width, "a tile holds two batches past its last row");
+                const bool two = m_length > width;
+                for (std::size_t r = 0; r < rows; ++r)
+                {
+                    const auto value = traits::splat(from[static_cast<kernel_index>(r) * outer]);
+                    T* dst = tile + r * m_length;
+                    traits::store(dst, value);
+                    if (two)
+                    {
+                        traits::store(dst + width, value);
+                    }
                 }
             }
         } // namespace detail
