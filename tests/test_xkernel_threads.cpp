@@ -194,6 +194,8 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
     const auto nwide = xn::name(wide, {"n", "k"});
     const auto narrow = kernel_oracle::random_array<double>({20000, length}, 13);
     const auto nnarrow = xn::name(narrow, {"n", "k"});
+    const auto five = kernel_oracle::random_array<double>({16, 5, 4096}, 14);
+    const auto nfive = xn::name(five, {"n", "c", "w"});
     const auto evaluate_on = [&](std::size_t threads)
     {
         const thread_limit limit(threads);
@@ -227,6 +229,8 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         results.push_back(xn::eval(g / xn::sum(g, {"c"})).expression());
         results.push_back(xn::eval(xn::sum(nwide, {"n"})).expression());
         results.push_back(xn::eval(xn::sum(nnarrow * 2. - nnarrow, {"n"})).expression());
+        // Five results of a cut fold on two threads: shares of 3 and 2, taken part after part.
+        results.push_back(xn::eval(xn::sum(nfive, {"n", "w"})).expression());
         return results;
     };
     const auto one = evaluate_on(1);

@@ -33,7 +33,15 @@ bool allow_allocation();
 
 #if !defined(XTENSOR_NAMED_TESTS_KEEP_NEW)
 
-void* operator new(std::size_t bytes)
+// Kept out of line: inlined, they let g++ (optimising) see a new-expression's pointer reach std::free,
+// and warn of a mismatched deallocation (-Wmismatched-new-delete).
+#if defined(__GNUC__)
+#define XTENSOR_NAMED_TESTS_OUT_OF_LINE __attribute__((noinline))
+#else
+#define XTENSOR_NAMED_TESTS_OUT_OF_LINE
+#endif
+
+XTENSOR_NAMED_TESTS_OUT_OF_LINE void* operator new(std::size_t bytes)
 {
     void* p = allow_allocation() ? std::malloc(bytes == 0 ? 1 : bytes) : nullptr;
     if (p == nullptr)
@@ -43,12 +51,12 @@ void* operator new(std::size_t bytes)
     return p;
 }
 
-void operator delete(void* p) noexcept
+XTENSOR_NAMED_TESTS_OUT_OF_LINE void operator delete(void* p) noexcept
 {
     std::free(p);
 }
 
-void operator delete(void* p, std::size_t) noexcept
+XTENSOR_NAMED_TESTS_OUT_OF_LINE void operator delete(void* p, std::size_t) noexcept
 {
     std::free(p);
 }

@@ -1642,23 +1642,26 @@ namespace xt
                 part_stages[0].levels[0].size = cut.length;
                 std::vector<fold_stage<T>> last_stages = part_stages;
                 last_stages[0].levels[0].size = first_size - (cut.parts - 1) * cut.length;
-                // Where there are threads, the parts and the shares of results are shared out together:
-                // a share of results per thread, each in every part, one share after the other, so that a
-                // thread reads the memory of its own results.
+                // Where there are threads, the parts and the shares of results are shared out together, in
+                // the order that gives the threads equal work: share after share, each in every part, a
+                // thread reading the memory of its own results, where the shares are equal; else part
+                // after part, each part's shares side by side, the threads taking runs of parts (a share
+                // per thread of 3 results would give one thread 2 and the other 1).
+                const std::size_t kept_size = share_results ? layout.size(kept.front()) : 1;
                 const std::size_t result_shares =
-                    share_results ? std::min(layout.size(kept.front()), kernel_shares(bytes, ~std::size_t(0)))
-                                  : 1;
+                    std::min(kept_size, share_results ? kernel_shares(bytes, ~std::size_t(0)) : 1);
+                const bool by_share = result_shares <= 1 || kept_size % result_shares == 0;
                 const std::size_t tasks = cut.parts * result_shares;
                 const auto task = [&](std::size_t t)
                 {
-                    const std::size_t p = t % cut.parts;
+                    const std::size_t p = by_share ? t % cut.parts : t / result_shares;
                     const std::size_t begin = p * cut.length;
                     const std::size_t end = std::min(first_size, begin + cut.length);
                     kernel_layout part = dense.part(first_axis, begin, end);
                     if (result_shares > 1)
                     {
-                        const kernel_share range =
-                            share_of(t / cut.parts, result_shares, layout.size(kept.front()));
+                        const std::size_t share = by_share ? t / cut.parts : t % result_shares;
+                        const kernel_share range = share_of(share, result_shares, kept_size);
                         part = part.part(kept.front(), range.begin, range.end);
                     }
                     run_on(part, p + 1 == cut.parts ? last_stages : part_stages,
