@@ -155,6 +155,29 @@ TEST(kernel_threads, small_evaluations_and_builds_without_threads_stay_in_one_sh
     EXPECT_EQ(xn::detail::kernel_shares(std::size_t(1) << 40, 100), threads);
 }
 
+TEST(kernel_threads, a_large_evaluation_on_threads_is_cut_into_several_tasks_per_thread)
+{
+    if (!xn::detail::kernel_threads_enabled)
+    {
+        EXPECT_EQ(xn::detail::kernel_tasks(std::size_t(1) << 40, 100), 1u);
+        return;
+    }
+    const thread_limit two(2);
+    const std::size_t threads = xn::detail::kernel_thread_count();
+    if (threads < 2)
+    {
+        GTEST_SKIP() << "one thread here";
+    }
+    constexpr std::size_t per_thread = xn::detail::kernel_tasks_per_thread;
+    constexpr std::size_t min_bytes = xn::detail::kernel_task_min_bytes;
+    EXPECT_EQ(xn::detail::kernel_tasks(std::size_t(1) << 40, 100), threads * per_thread);
+    // No more tasks than positions along the outer axis, nor than the bytes allow; a share each at least.
+    EXPECT_EQ(xn::detail::kernel_tasks(std::size_t(1) << 40, 5), 5u);
+    EXPECT_EQ(xn::detail::kernel_tasks(3 * min_bytes, 100), 3u);
+    EXPECT_EQ(xn::detail::kernel_tasks(min_bytes, 100), threads);
+    EXPECT_EQ(xn::detail::kernel_tasks(std::size_t(1) << 40, 1), 1u);
+}
+
 TEST(kernel_threads, a_part_moves_every_offset_to_its_first_position)
 {
     const std::vector<std::size_t> shape = {6, 4};

@@ -927,12 +927,12 @@ namespace xt
                 // Whether the whole evaluation, not a share of it, is too large for the caches.
                 const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
                 const bool large = std::max(bytes, whole_bytes) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
-                run_in_shares(layout, 0, kernel_shares(bytes, layout.size(0)),
-                              [&](const kernel_layout& part)
-                              {
-                                  kernel_source<T, L> source(run_strides<L>(part), leaves);
-                                  run_untiled(tree, part, out, leaves, source, large);
-                              });
+                run_in_tasks(layout, 0, kernel_tasks(bytes, layout.size(0)),
+                             [&](const kernel_layout& part)
+                             {
+                                 kernel_source<T, L> source(run_strides<L>(part), leaves);
+                                 run_untiled(tree, part, out, leaves, source, large);
+                             });
             }
 
             /// dst[j] = fold(value, dst[j]) for j in [0, count): an initial value in front.
@@ -997,23 +997,23 @@ namespace xt
                 return kept;
             }
 
-            /// Calls `run_on(part)` on `layout` cut into `shares` shares along `axis`, each on a thread of
-            /// its own where there are threads; on `layout` itself for one share.
+            /// Calls `run_on(part)` on `layout` cut into `tasks` parts of equal length along `axis`, taken
+            /// by the threads where there are threads (for_each_task); on `layout` itself for one task.
             template <class F>
-            inline void run_in_shares(const kernel_layout& layout, std::size_t axis, std::size_t shares,
-                                      const F& run_on)
+            inline void run_in_tasks(const kernel_layout& layout, std::size_t axis, std::size_t tasks,
+                                     const F& run_on)
             {
-                if (shares == 1)
+                if (tasks == 1)
                 {
                     run_on(layout);
                     return;
                 }
-                for_each_share(shares,
-                               [&](std::size_t b)
-                               {
-                                   const kernel_share range = share_of(b, shares, layout.size(axis));
-                                   run_on(layout.part(axis, range.begin, range.end));
-                               });
+                for_each_task(tasks,
+                              [&](std::size_t t)
+                              {
+                                  const kernel_share range = share_of(t, tasks, layout.size(axis));
+                                  run_on(layout.part(axis, range.begin, range.end));
+                              });
             }
 
             /**
@@ -1619,8 +1619,7 @@ namespace xt
                         whole(layout);
                         return;
                     }
-                    run_in_shares(layout, kept.front(), kernel_shares(bytes, layout.size(kept.front())),
-                                  whole);
+                    run_in_tasks(layout, kept.front(), kernel_tasks(bytes, layout.size(kept.front())), whole);
                     return;
                 }
                 // Each part folds its share of the first level into partial results of its own, laid out
@@ -1676,7 +1675,7 @@ namespace xt
                 }
                 else
                 {
-                    for_each_share(tasks, task);
+                    for_each_task(tasks, task);
                 }
                 T* total = partials.data_as<T>();
                 for (std::size_t p = 1; p < cut.parts; ++p)

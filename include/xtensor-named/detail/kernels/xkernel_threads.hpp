@@ -10,20 +10,19 @@
 #define XTENSOR_NAMED_DETAIL_XKERNEL_THREADS_HPP
 
 // Threads for the elementwise kernels, switched on as xtensor's own parallel assignment is: with
-// XTENSOR_USE_TBB (TBB's scheduler and its thread count) or XTENSOR_USE_OPENMP (OpenMP's). Without
-// either, everything runs on the calling thread and this header includes no thread library.
+// XTENSOR_USE_TBB (TBB's scheduler and its thread count) or XTENSOR_USE_OPENMP (OpenMP's thread count,
+// the work run by the calling thread and a pool of its own, xtask_pool.hpp). Without either, everything
+// runs on the calling thread and this header includes no thread library.
 //
-// An evaluation is split into shares of its outermost axis, one per thread, each share evaluated as a
-// whole evaluation of its own: every element is computed by the same instructions as on one thread, so
+// An evaluation is split into tasks along its outermost axis, a few per thread, each task evaluated as
+// a whole evaluation of its own: every element is computed by the same instructions as on one thread, so
 // the values are the same bit for bit. An evaluation by blocks of rows (kernel_collector::run_blocks)
-// shares out its blocks instead, each taken by the next thread free (share_out_blocks), and what runs
-// there stays on its thread. Evaluations that move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES
-// (the output and each operand read once) stay on one thread, where starting threads costs more than
-// it saves.
+// shares out its blocks instead (share_out_blocks), and what runs there stays on its thread. Evaluations that
+// move fewer than XTENSOR_NAMED_PARALLEL_MIN_BYTES (the output and each operand read once) stay on one
+// thread, where starting threads costs more than it saves.
 
 #include <algorithm>
 #include <cstddef>
-#include <exception>
 
 #if defined(XTENSOR_USE_TBB)
 #include <tbb/parallel_for.h>
@@ -31,6 +30,8 @@
 #include <tbb/task_arena.h>
 #elif defined(XTENSOR_USE_OPENMP)
 #include <omp.h>
+
+#include "xtask_pool.hpp"
 #endif
 
 #include "../../xcompat_xtensor.hpp"
@@ -74,6 +75,12 @@ namespace xt
 #if defined(XTENSOR_USE_TBB)
                 return static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
 #elif defined(XTENSOR_USE_OPENMP)
+                // Inside a parallel region of the program's own, one thread, as a region nested there
+                // would have.
+                if (in_task_pool() || omp_get_active_level() >= omp_get_max_active_levels())
+                {
+                    return 1;
+                }
                 return static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
 #else
                 return 1;
@@ -94,6 +101,29 @@ namespace xt
                 return std::max<std::size_t>(1, std::min(kernel_thread_count(), outer));
             }
 
+            /// Tasks per thread that an evaluation on several threads is cut into: a thread whose core
+            /// another process takes runs late, and the others take the tasks it has not started.
+            constexpr std::size_t kernel_tasks_per_thread = 4;
+
+            /// Each task moves this many bytes at least: each is an evaluation with a set-up of its own.
+            constexpr std::size_t kernel_task_min_bytes = std::size_t(64) << 10;
+
+            /**
+             * How many tasks an evaluation of `bytes` moved, along an outermost axis of `outer` positions,
+             * is cut into: one per share (kernel_shares), or up to kernel_tasks_per_thread per share where
+             * the axis and the bytes allow it.
+             */
+            inline std::size_t kernel_tasks(std::size_t bytes, std::size_t outer) noexcept
+            {
+                const std::size_t shares = kernel_shares(bytes, outer);
+                if (shares <= 1)
+                {
+                    return 1;
+                }
+                return std::max(shares, std::min({shares * kernel_tasks_per_thread, outer,
+                                                  bytes / kernel_task_min_bytes}));
+            }
+
             /// The positions [begin, end) of share `b` of `shares` over `size` positions: equal lengths,
             /// the first ones one longer.
             struct kernel_share
@@ -110,68 +140,25 @@ namespace xt
                 return kernel_share{begin, begin + length + (b < longer ? 1 : 0)};
             }
 
-#if defined(XTENSOR_USE_OPENMP) && !defined(XTENSOR_USE_TBB)
-            /// The first exception thrown inside an OpenMP region, which an exception cannot leave (the
-            /// program would end): kept, and rethrown once the region is done.
-            class region_failure
-            {
-            public:
-                template <class G>
-                void run(const G& g) noexcept
-                {
-                    try
-                    {
-                        g();
-                    }
-                    catch (...)
-                    {
-#pragma omp critical(xtensor_named_block_failure)
-                        if (!m_first)
-                        {
-                            m_first = std::current_exception();
-                        }
-                    }
-                }
-
-                void rethrow() const
-                {
-                    if (m_first)
-                    {
-                        std::rethrow_exception(m_first);
-                    }
-                }
-
-            private:
-                std::exception_ptr m_first;
-            };
-#endif
-
-            /// Calls `f(b)` for every share b in [0, shares), each on a thread of its own where there are
+            /// Calls `f(t)` for every task t in [0, tasks), each thread taking a run of them where there are
             /// threads; returns when all are done.
             template <class F>
-            inline void for_each_share(std::size_t shares, const F& f)
+            inline void for_each_task(std::size_t tasks, const F& f)
             {
-                if (shares <= 1)
+                if (tasks <= 1)
                 {
                     f(std::size_t(0));
                     return;
                 }
 #if defined(XTENSOR_USE_TBB)
                 tbb::parallel_for(
-                    std::size_t(0), shares, [&f](std::size_t b) { f(b); }, tbb::static_partitioner());
+                    std::size_t(0), tasks, [&f](std::size_t t) { f(t); }, tbb::static_partitioner());
 #elif defined(XTENSOR_USE_OPENMP)
-                const auto count = static_cast<long long>(shares);
-                region_failure failure;
-#pragma omp parallel for schedule(static)
-                for (long long b = 0; b < count; ++b)
-                {
-                    failure.run([&f, b] { f(static_cast<std::size_t>(b)); });
-                }
-                failure.rethrow();
+                shared_task_pool().run(tasks, kernel_thread_count(), f);
 #else
-                for (std::size_t b = 0; b < shares; ++b)
+                for (std::size_t t = 0; t < tasks; ++t)
                 {
-                    f(b);
+                    f(t);
                 }
 #endif
             }
@@ -198,11 +185,12 @@ namespace xt
             };
 
             /**
-             * Calls `f(i)` for every i in [0, count) on at most `threads` threads, each i taken by the next
-             * thread free, in one parallel region; every evaluation that `f` starts stays on its thread.
-             * An evaluation shared out so starts its threads once, where each of its steps starting them
-             * would wait at as many barriers (on a busy core, a time slice each), and a thread that shares
-             * its core with another process takes fewer of the parts.
+             * Calls `f(i)` for every i in [0, count) on at most `threads` threads, at once (each i taken
+             * by the next thread free under TBB, as a task of the pool under OpenMP); every evaluation
+             * that `f` starts stays on its thread. An evaluation shared out so starts its threads once,
+             * where each of its steps starting them would wait for every thread (on a busy core, a time
+             * slice each), and a thread that shares its core with another process takes fewer of the
+             * parts.
              */
             template <class F>
             inline void share_out_blocks(std::size_t count, std::size_t threads, const F& f)
@@ -223,14 +211,7 @@ namespace xt
 #if defined(XTENSOR_USE_TBB)
                 tbb::parallel_for(std::size_t(0), count, run, tbb::simple_partitioner());
 #elif defined(XTENSOR_USE_OPENMP)
-                const auto last = static_cast<long long>(count);
-                region_failure failure;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast <int>(threads))
-                for (long long i = 0; i < last; ++i)
-                {
-                    failure.run([&run, i] { run(static_cast<std::size_t>(i)); });
-                }
-                failure.rethrow();
+                shared_task_pool().run(count, threads, run);
 #else
                 for (std::size_t i = 0; i < count; ++i)
                 {
