@@ -1,0 +1,209 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// Every traversal of the kernels (docs/kernels.md, How) at every rank from 1 to 6 and every innermost
+// length from 1 to 17, against xtensor's own evaluation of the same expression: runs shorter than a
+// batch, of one, of two and in between, taken in tiles or not; leaves read in place, splatted, repeated
+// with the innermost axis's period or along it, gathered from another axis order or a stride; folds along
+// the innermost axis, over outer axes keeping it, over a middle axis and over everything. The other
+// kernel tests take each traversal on its own shapes; here they all meet every shape.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/detail/kernels/xkernel_assign.hpp>
+#include <xtensor-named/xnamed_reducers.hpp>
+
+#include "support/kernel_oracle.hpp"
+
+namespace xn = xt::named;
+using namespace kernel_oracle;
+
+namespace
+{
+    template <class T>
+    class traversals : public ::testing::Test
+    {
+    };
+
+    using element_types = ::testing::Types<float, double>;
+    TYPED_TEST_SUITE(traversals, element_types, );
+
+    using axes = std::vector<std::size_t>;
+
+    /// Shapes of rank 1 to 6 ending in each length from 1 to 17, and in a few longer ones; the axes
+    /// before it short and long in turn, the one right outside it shorter than a tile's rows (4) or
+    /// longer (37, a partial tile at the end), a size-1 axis among them.
+    std::vector<sizes> swept_shapes()
+    {
+        std::vector<sizes> shapes;
+        const auto add = [&shapes](sizes shape)
+        {
+            if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end())
+            {
+                shapes.push_back(std::move(shape));
+            }
+        };
+        for (const sizes& outer : {sizes{3, 2, 5, 2, 4}, sizes{2, 3, 1, 2, 37}})
+        {
+            for (std::size_t rank = 1; rank <= 6; ++rank)
+            {
+                for (std::size_t n = 1; n <= 17; ++n)
+                {
+                    sizes shape(outer.end() - static_cast<std::ptrdiff_t>(rank - 1), outer.end());
+                    shape.push_back(n);
+                    add(shape);
+                }
+                for (std::size_t n : {31, 32, 33, 64})
+                {
+                    sizes shape(outer.end() - static_cast<std::ptrdiff_t>(rank - 1), outer.end());
+                    shape.push_back(n);
+                    add(shape);
+                }
+            }
+        }
+        return shapes;
+    }
+
+    /// `shape` with every axis but those in `keep` of size 1.
+    sizes only_axes(const sizes& shape, const axes& keep)
+    {
+        sizes result(shape.size(), 1);
+        for (std::size_t axis : keep)
+        {
+            result[axis] = shape[axis];
+        }
+        return result;
+    }
+
+    /// The folds the kernels take apart: along the innermost axis, over the first, over all but the
+    /// innermost (a statistic per channel), over the one outside the innermost, over everything.
+    std::vector<axes> swept_axes(std::size_t rank)
+    {
+        std::vector<axes> result = {{rank - 1}, {0}};
+        if (rank >= 2)
+        {
+            axes outer(rank - 1);
+            for (std::size_t axis = 0; axis + 1 < rank; ++axis)
+            {
+                outer[axis] = axis;
+            }
+            result.push_back(outer);
+            result.push_back({rank - 2});
+            outer.push_back(rank - 1);
+            result.push_back(outer);
+        }
+        return result;
+    }
+
+    /// The kernels' sum within the bound of recursive summation of xtensor's: the kernels associate the
+    /// terms of a fold along the innermost axis and of a fold cut into parts otherwise.
+    template <class T, class E>
+    ::testing::AssertionResult sum_within_bound(const E& terms, const axes& over)
+    {
+        const auto expected = xtensor_value<T>(xt::sum(terms, over));
+        const auto actual = kernel_value<T>(xt::sum(terms, over));
+        const auto magnitudes = xtensor_value<double>(xt::sum(xt::abs(xt::cast<double>(terms)), over));
+        if (actual.shape() != expected.shape())
+        {
+            return ::testing::AssertionFailure() << "shape " << shape_text(actual.shape()) << " instead of "
+                                                 << shape_text(expected.shape());
+        }
+        std::size_t count = 1;
+        for (std::size_t axis : over)
+        {
+            count *= terms.shape()[axis];
+        }
+        for (std::size_t i = 0; i < actual.size(); ++i)
+        {
+            const double error = std::abs(double(actual.flat(i)) - double(expected.flat(i)));
+            if (!(error <= summation_bound<T>(count, magnitudes.flat(i))))
+            {
+                return ::testing::AssertionFailure()
+                       << "element " << i << ": " << actual.flat(i) << " instead of " << expected.flat(i);
+            }
+        }
+        return ::testing::AssertionSuccess();
+    }
+} // namespace
+
+TYPED_TEST(traversals, elementwise_trees_match_xtensor_bitwise_at_every_rank_and_innermost_length)
+{
+    using T = TypeParam;
+    using column_major = xt::xarray<T, xt::layout_type::column_major>;
+    for (const sizes& shape : swept_shapes())
+    {
+        SCOPED_TRACE(shape_text(shape));
+        const std::size_t rank = shape.size();
+        const auto x = random_array<T>(shape, 1);
+        const auto y = random_array<T>(shape, 2);
+        // A centre per position of the innermost axis (periodic along the rows), a weight per row
+        // (repeated along the innermost axis), a scale of the first axis (constant along the runs).
+        const auto c = random_array<T>(only_axes(shape, {rank - 1}), 3);
+        const auto w = random_array<T>(rank >= 2 ? only_axes(shape, {rank - 2}) : only_axes(shape, {}), 4);
+        const auto g = random_array<T>(only_axes(shape, {0}), 5);
+        EXPECT_TRUE(matches_xtensor<T>(x * T(3) - y));
+        EXPECT_TRUE(matches_xtensor<T>((x - c) * w + g));
+
+        // An operand in the other axis order, and one read with a stride along every axis.
+        const column_major z = y;
+        EXPECT_TRUE(matches_xtensor<T>(x + z));
+        sizes reversed(shape.rbegin(), shape.rend());
+        const auto t = random_array<T>(reversed, 6);
+        EXPECT_TRUE(matches_xtensor<T>(x - xt::transpose(t)));
+        sizes doubled = shape;
+        for (auto& size : doubled)
+        {
+            size *= 2;
+        }
+        const auto wide = random_array<T>(doubled, 7);
+        xt::xstrided_slice_vector every_second;
+        for (std::size_t axis = 0; axis < rank; ++axis)
+        {
+            every_second.push_back(xt::range(1, xt::placeholders::_, 2));
+        }
+        EXPECT_TRUE(matches_xtensor<T>(x * xt::strided_view(wide, every_second)));
+
+        // An output in the other axis order.
+        column_major expected;
+        xt::noalias(expected) = x * T(3) - y;
+        column_major actual;
+        ASSERT_TRUE(xn::detail::try_kernel_assign(actual, x * T(3) - y));
+        EXPECT_TRUE(same_bits(actual, expected));
+    }
+}
+
+TYPED_TEST(traversals, folds_match_xtensor_at_every_rank_and_innermost_length)
+{
+    // The maximum bit for bit; sums within the bound of recursive summation (their association is
+    // documented, not xtensor's, along the innermost axis and where a fold is cut into parts).
+    using T = TypeParam;
+    for (const sizes& shape : swept_shapes())
+    {
+        const std::size_t rank = shape.size();
+        const auto x = random_array<T>(shape, 11);
+        const auto c = random_array<T>(only_axes(shape, {rank - 1}), 12);
+        const auto w = random_array<T>(rank >= 2 ? only_axes(shape, {rank - 2}) : only_axes(shape, {}), 13);
+        for (const axes& over : swept_axes(rank))
+        {
+            SCOPED_TRACE(shape_text(shape) + " over " + shape_text(over));
+            EXPECT_TRUE(
+                matches_xtensor<T>(xn::detail::fold_reducer<xn::detail::max_fold>(x - c, axes(over))));
+            EXPECT_TRUE(
+                matches_xtensor<T>(xn::detail::fold_reducer<xn::detail::max_fold>(x * w, axes(over))));
+            EXPECT_TRUE(sum_within_bound<T>(x - c, over));
+            EXPECT_TRUE(sum_within_bound<T>(x * w, over));
+        }
+    }
+}
