@@ -42,34 +42,35 @@ namespace
 
     using axes = std::vector<std::size_t>;
 
-    /// Shapes of rank 1 to 6 ending in each length from 1 to 17, and in a few longer ones; the axes
-    /// before it short and long in turn, the one right outside it shorter than a tile's rows (4) or
-    /// longer (37, a partial tile at the end), a size-1 axis among them.
+    /// Shapes of rank 1 to 6 ending in each length from 1 to 17 (runs shorter than two batches are taken
+    /// in tiles of rows) and in a few longer ones; the axes before it short and long in turn, a size-1
+    /// axis among them, the one right outside it shorter than a tile's rows (4) or longer (300: whole
+    /// tiles and a partial one, a tile holding 64 to 256 rows).
     std::vector<sizes> swept_shapes()
     {
-        std::vector<sizes> shapes;
-        const auto add = [&shapes](sizes shape)
+        sizes short_lengths(17);
+        for (std::size_t n = 1; n <= 17; ++n)
         {
-            if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end())
-            {
-                shapes.push_back(std::move(shape));
-            }
-        };
-        for (const sizes& outer : {sizes{3, 2, 5, 2, 4}, sizes{2, 3, 1, 2, 37}})
+            short_lengths[n - 1] = n;
+        }
+        sizes all_lengths = short_lengths;
+        all_lengths.insert(all_lengths.end(), {31, 32, 33, 64});
+        const std::pair<sizes, sizes> families[] = {{{3, 2, 5, 2, 4}, all_lengths},
+                                                    {{1, 2, 1, 3, 300}, short_lengths}};
+
+        std::vector<sizes> shapes;
+        for (const auto& [outer, lengths] : families)
         {
             for (std::size_t rank = 1; rank <= 6; ++rank)
             {
-                for (std::size_t n = 1; n <= 17; ++n)
+                for (std::size_t n : lengths)
                 {
                     sizes shape(outer.end() - static_cast<std::ptrdiff_t>(rank - 1), outer.end());
                     shape.push_back(n);
-                    add(shape);
-                }
-                for (std::size_t n : {31, 32, 33, 64})
-                {
-                    sizes shape(outer.end() - static_cast<std::ptrdiff_t>(rank - 1), outer.end());
-                    shape.push_back(n);
-                    add(shape);
+                    if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end())
+                    {
+                        shapes.push_back(shape);
+                    }
                 }
             }
         }
