@@ -300,6 +300,39 @@ TEST(kernel_threads, evaluations_inside_a_share_stay_on_its_thread)
     EXPECT_EQ(xn::detail::kernel_thread_count(), outside);
 }
 
+#if defined(XTENSOR_USE_OPENMP) && !defined(XTENSOR_USE_TBB)
+TEST(kernel_threads,
+     evaluations_inside_a_task_of_the_pool_or_the_programs_own_parallel_region_stay_on_its_thread)
+{
+    const thread_limit two(2);
+    std::vector<std::size_t> in_tasks(4, 0);
+    xn::detail::for_each_task(4, [&in_tasks](std::size_t t)
+                              { in_tasks[t] = xn::detail::kernel_thread_count(); });
+    EXPECT_EQ(in_tasks, (std::vector<std::size_t>{1, 1, 1, 1}));
+
+    // Each thread of the program's own region evaluates on its own, with the values of one thread.
+    const auto a = kernel_oracle::random_array<double>({64, 1000}, 7);
+    const auto u = kernel_oracle::random_array<double>({64, 1}, 8);
+    const xt::xarray<double> expected = kernel_oracle::xtensor_value<double>((a - u) * u + a);
+    std::vector<std::size_t> in_region(2, 0);
+    std::vector<int> taken(2, 0);
+    std::vector<xt::xarray<double>> values(2);
+#pragma omp parallel num_threads(2)
+    {
+        const auto t = static_cast<std::size_t>(omp_get_thread_num());
+        in_region[t] = xn::detail::kernel_thread_count();
+        taken[t] = xn::detail::try_kernel_assign(values[t], (a - u) * u + a);
+    }
+    EXPECT_EQ(in_region, (std::vector<std::size_t>{1, 1}));
+    EXPECT_EQ(taken, (std::vector<int>{1, 1}));
+    for (const auto& value : values)
+    {
+        EXPECT_TRUE(same_bits(value, expected));
+    }
+    EXPECT_EQ(xn::detail::kernel_thread_count(), 2u);
+}
+#endif
+
 TEST(kernel_threads, an_exception_from_a_users_functor_reaches_the_caller)
 {
     // 64 x 1000 elements, xtensor's assignment: under OpenMP its loop over elements without SIMD form

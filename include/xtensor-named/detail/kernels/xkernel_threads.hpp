@@ -35,6 +35,7 @@
 #endif
 
 #include "../../xcompat_xtensor.hpp"
+#include "xtask_scope.hpp"
 
 #ifndef XTENSOR_NAMED_PARALLEL_MIN_BYTES
 #define XTENSOR_NAMED_PARALLEL_MIN_BYTES (std::size_t(256) << 10)
@@ -57,18 +58,11 @@ namespace xt
                 false;
 #endif
 
-            /// Whether this thread runs a block that share_out_blocks shared out.
-            inline bool& kernel_in_share() noexcept
-            {
-                thread_local bool in_share = false;
-                return in_share;
-            }
-
             /// The number of threads an evaluation may use now: TBB's or OpenMP's limit, or 1 inside a
-            /// block shared out (see share_out_blocks).
+            /// task (of the pool, or a block shared out: see share_out_blocks).
             inline std::size_t kernel_thread_count() noexcept
             {
-                if (kernel_in_share())
+                if (kernel_in_task())
                 {
                     return 1;
                 }
@@ -77,7 +71,7 @@ namespace xt
 #elif defined(XTENSOR_USE_OPENMP)
                 // Inside a parallel region of the program's own, one thread, as a region nested there
                 // would have.
-                if (in_task_pool() || omp_get_active_level() >= omp_get_max_active_levels())
+                if (omp_get_active_level() >= omp_get_max_active_levels())
                 {
                     return 1;
                 }
@@ -124,22 +118,6 @@ namespace xt
                                                   bytes / kernel_task_min_bytes}));
             }
 
-            /// The positions [begin, end) of share `b` of `shares` over `size` positions: equal lengths,
-            /// the first ones one longer.
-            struct kernel_share
-            {
-                std::size_t begin;
-                std::size_t end;
-            };
-
-            inline kernel_share share_of(std::size_t b, std::size_t shares, std::size_t size) noexcept
-            {
-                const std::size_t length = size / shares;
-                const std::size_t longer = size % shares;
-                const std::size_t begin = b * length + std::min(b, longer);
-                return kernel_share{begin, begin + length + (b < longer ? 1 : 0)};
-            }
-
             /// Calls `f(t)` for every task t in [0, tasks), each thread taking a run of them where there are
             /// threads; returns when all are done.
             template <class F>
@@ -163,27 +141,6 @@ namespace xt
 #endif
             }
 
-            /// Whether this thread runs a block shared out: what runs there stays on this thread.
-            class in_share
-            {
-            public:
-                in_share() noexcept
-                {
-                    kernel_in_share() = true;
-                }
-
-                ~in_share()
-                {
-                    kernel_in_share() = m_outer;
-                }
-
-                in_share(const in_share&) = delete;
-                in_share& operator=(const in_share&) = delete;
-
-            private:
-                bool m_outer = kernel_in_share();
-            };
-
             /**
              * Calls `f(i)` for every i in [0, count) on at most `threads` threads, at once (each i taken
              * by the next thread free under TBB, as a task of the pool under OpenMP); every evaluation
@@ -197,7 +154,7 @@ namespace xt
             {
                 const auto run = [&f](std::size_t i)
                 {
-                    const in_share scope;
+                    const task_scope scope;
                     f(i);
                 };
                 if (threads <= 1 || count <= 1)

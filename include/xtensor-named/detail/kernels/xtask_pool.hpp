@@ -28,6 +28,8 @@
 #include <thread>
 #include <vector>
 
+#include "xtask_scope.hpp"
+
 namespace xt
 {
     namespace named
@@ -71,14 +73,6 @@ namespace xt
 
                 static constexpr std::uint64_t closed = 0xffffffffu;
 
-                /// The first task of run `run` of `running` over `count` tasks: runs of equal length, the
-                /// first ones one longer (as share_of cuts positions).
-                static std::size_t first_task(std::size_t run, std::size_t count,
-                                              std::size_t running) noexcept
-                {
-                    return run * (count / running) + std::min(run, count % running);
-                }
-
                 // Each run's next task in the low half of its word, the job's epoch in the high half, the
                 // low half `closed` once every task of the job is done. A thread runs a task when it moves
                 // the low half on from a value it read. The job's fields are written after the job before
@@ -108,13 +102,6 @@ namespace xt
                 return pool;
             }
 
-            /// Whether this thread runs a task of the pool, where a job runs on this thread alone.
-            inline bool& in_task_pool() noexcept
-            {
-                thread_local bool in_task = false;
-                return in_task;
-            }
-
             /************************
              * task_pool, defined *
              ************************/
@@ -136,7 +123,7 @@ namespace xt
             inline void task_pool::run(std::size_t count, std::size_t threads, const F& f)
             {
                 const std::size_t running = std::min({threads, count, max_threads});
-                if (running <= 1 || count >= closed || in_task_pool() || m_busy.exchange(true))
+                if (running <= 1 || count >= closed || kernel_in_task() || m_busy.exchange(true))
                 {
                     for (std::size_t i = 0; i < count; ++i)
                     {
@@ -155,7 +142,7 @@ namespace xt
                 m_failure = nullptr;
                 for (std::size_t r = 0; r < running; ++r)
                 {
-                    m_runs[r] = high | first_task(r, count, running);
+                    m_runs[r] = high | share_of(r, running, count).begin;
                 }
                 {
                     std::lock_guard<std::mutex> lock(m_mutex);
@@ -230,7 +217,7 @@ namespace xt
                     count = m_count;
                     const std::size_t running = m_running;
                     if ((seen >> 32) != (epoch >> 32) || running == 0 ||
-                        (seen & closed) >= first_task(run + 1, count, running))
+                        (seen & closed) >= share_of(run, running, count).end)
                     {
                         return false;
                     }
@@ -239,10 +226,9 @@ namespace xt
                         break;
                     }
                 }
-                const bool outer = in_task_pool();
-                in_task_pool() = true;
                 try
                 {
+                    const task_scope scope;
                     m_call.load()(m_context, static_cast<std::size_t>(seen & closed));
                 }
                 catch (...)
@@ -253,7 +239,6 @@ namespace xt
                         m_failure = std::current_exception();
                     }
                 }
-                in_task_pool() = outer;
                 if (m_done.fetch_add(1) + 1 == count)
                 {
                     std::lock_guard<std::mutex> lock(m_mutex);
