@@ -118,8 +118,10 @@ namespace xt
                                                   bytes / kernel_task_min_bytes}));
             }
 
-            /// Calls `f(t)` for every task t in [0, tasks), each thread taking a run of them where there are
-            /// threads; returns when all are done.
+            /// Calls `f(t)` for every task t in [0, tasks) on the threads there are (under OpenMP each
+            /// thread takes a run of them first, under TBB each task goes to the next thread free: a
+            /// thread whose core another process takes leaves its tasks to the others); returns when all
+            /// are done.
             template <class F>
             inline void for_each_task(std::size_t tasks, const F& f)
             {
@@ -130,7 +132,7 @@ namespace xt
                 }
 #if defined(XTENSOR_USE_TBB)
                 tbb::parallel_for(
-                    std::size_t(0), tasks, [&f](std::size_t t) { f(t); }, tbb::static_partitioner());
+                    std::size_t(0), tasks, [&f](std::size_t t) { f(t); }, tbb::simple_partitioner());
 #elif defined(XTENSOR_USE_OPENMP)
                 shared_task_pool().run(tasks, kernel_thread_count(), f);
 #else
