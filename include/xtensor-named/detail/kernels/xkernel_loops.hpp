@@ -256,7 +256,7 @@ namespace xt
              * one call where a short axis outside the runs would make one for each of its few runs.
              */
             template <class Node, kernel_store Store, class T, std::size_t L>
-            void eval_runs(const kernel_run<T, L>& first, std::size_t count,
+            void eval_runs(kernel_run_param<T, L> first, std::size_t count,
                            const std::array<run_axis<L>, 2>& axes, T* out) noexcept;
 
             /**
@@ -280,7 +280,7 @@ namespace xt
             struct tree_runs
             {
                 using run_fn = void (*)(const kernel_run<T, L>& run, std::size_t count, T* dst) noexcept;
-                using runs_fn = void (*)(const kernel_run<T, L>& first, std::size_t count,
+                using runs_fn = void (*)(kernel_run_param<T, L> first, std::size_t count,
                                          const std::array<run_axis<L>, 2>& axes, T* out) noexcept;
 
                 run_fn ordinary = nullptr;
@@ -496,10 +496,10 @@ namespace xt
             }
 
             template <class Node, kernel_store Store, class T, std::size_t L>
-            inline void eval_runs(const kernel_run<T, L>& first, std::size_t count,
+            inline void eval_runs(kernel_run_param<T, L> first, std::size_t count,
                                   const std::array<run_axis<L>, 2>& axes, T* out) noexcept
             {
-                kernel_run<T, L> run = first;
+                kernel_run_moved<T, L> run = first;
                 for (std::size_t i = 0; i < axes[0].runs; ++i)
                 {
                     if (i > 0)
@@ -1219,11 +1219,11 @@ namespace xt
 
                 // Folds into dst the `level.size` terms of `count` elements whose first is `run`, moving it
                 // from term to term, as eval_runs moves it.
-                static void fold_terms(const kernel_run<T, L>& first, const fold_level& level,
+                static void fold_terms(kernel_run_param<T, L> first, const fold_level& level,
                                        const std::array<kernel_index, slots>& term_step, std::size_t count,
                                        T* dst)
                 {
-                    kernel_run<T, L> run = first;
+                    kernel_run_moved<T, L> run = first;
                     accumulate_sink<T, Fold> sink{dst};
                     for (std::size_t i = 0; i < level.size; ++i)
                     {

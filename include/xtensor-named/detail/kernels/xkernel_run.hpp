@@ -135,6 +135,32 @@ namespace xt
                 }
             };
 
+#if defined(__SANITIZE_ADDRESS__)
+#define XTENSOR_NAMED_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XTENSOR_NAMED_ADDRESS_SANITIZER 1
+#endif
+#endif
+
+            /**
+             * How a function that moves a run along its axes takes it (kernel_run_param) and names the run
+             * it moves (kernel_run_moved): by value, the loops' fastest form, where the function moves its
+             * own copy. Under AddressSanitizer by reference, copied in the function: clang 14 there passed
+             * a run of AVX-512 registers on a stack aligned to 32 bytes, and its aligned stores faulted.
+             */
+#if defined(XTENSOR_NAMED_ADDRESS_SANITIZER)
+            template <class T, std::size_t L>
+            using kernel_run_param = const kernel_run<T, L>&;
+            template <class T, std::size_t L>
+            using kernel_run_moved = kernel_run<T, L>;
+#else
+            template <class T, std::size_t L>
+            using kernel_run_param = kernel_run<T, L>;
+            template <class T, std::size_t L>
+            using kernel_run_moved = kernel_run<T, L>&;
+#endif
+
             /**
              * A run whose guarded float functions (exp, expm1, exp2) skip their per-batch branch: each
              * keeps in `largest` the largest magnitude of its argument's lanes (simd::larger_magnitudes),
