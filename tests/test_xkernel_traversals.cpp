@@ -77,17 +77,6 @@ namespace
         return shapes;
     }
 
-    /// `shape` with every axis but those in `keep` of size 1.
-    sizes only_axes(const sizes& shape, const axes& keep)
-    {
-        sizes result(shape.size(), 1);
-        for (std::size_t axis : keep)
-        {
-            result[axis] = shape[axis];
-        }
-        return result;
-    }
-
     /// The folds the kernels take apart: along the innermost axis, over the first, over all but the
     /// innermost (a statistic per channel), over the one outside the innermost, over everything.
     std::vector<axes> swept_axes(std::size_t rank)

@@ -557,17 +557,6 @@ namespace
         shape.push_back(inner);
         return shape;
     }
-
-    /// `shape` with every axis but `keep` of size 1.
-    inline sizes only_axes(const sizes& shape, std::initializer_list<std::size_t> keep)
-    {
-        sizes result(shape.size(), 1);
-        for (std::size_t axis : keep)
-        {
-            result[axis] = shape[axis];
-        }
-        return result;
-    }
 } // namespace
 
 TYPED_TEST(kernels, ranks_one_to_six_with_short_axes_between_long_ones_match_xtensor_bitwise)

@@ -53,6 +53,17 @@ namespace kernel_oracle
         return result;
     }
 
+    /// `shape` with every axis but those in `keep` of size 1: an operand broadcast along the others.
+    inline sizes only_axes(const sizes& shape, const sizes& keep)
+    {
+        sizes result(shape.size(), 1);
+        for (std::size_t axis : keep)
+        {
+            result[axis] = shape[axis];
+        }
+        return result;
+    }
+
     /// xtensor's own assignment: the oracle.
     template <class T, class E>
     xt::xarray<T> xtensor_value(const E& e)
