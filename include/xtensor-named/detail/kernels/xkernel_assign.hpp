@@ -506,6 +506,20 @@ namespace xt
                         any_aligned = any_aligned || pending.aligned;
                         input_bytes += pending.aligned ? pending.input_bytes : 0;
                     }
+                    // Blocks keep a temporary's input in the cache for the tree that reads it next. A tree
+                    // that moves less than a block (a mean per channel: three sums, divided) gains nothing
+                    // by them, and a temporary computed whole shares its folds' parts among the threads,
+                    // where blocks of a few results would go to a thread each.
+                    const std::size_t tree_bytes = working_set_bytes(layout, m_leaves.data(), m_count);
+                    if (any_aligned && tree_bytes <= kernel_block_bytes &&
+                        input_bytes + tree_bytes > kernel_block_bytes && rows_of_this_block().empty())
+                    {
+                        for (auto& pending : m_pending)
+                        {
+                            pending.aligned = false;
+                        }
+                        any_aligned = false;
+                    }
                     if (!any_aligned)
                     {
                         compute_rows_of(0, rows);
@@ -515,8 +529,7 @@ namespace xt
                     {
                         // Rows that move about kernel_block_bytes, at least one; all where they move less
                         // (or nothing: no element).
-                        const std::size_t bytes =
-                            input_bytes + working_set_bytes(layout, m_leaves.data(), m_count);
+                        const std::size_t bytes = input_bytes + tree_bytes;
                         const std::size_t step =
                             bytes <= kernel_block_bytes
                                 ? rows
