@@ -708,6 +708,20 @@ def replace_section(text, heading, section):
     return text[:start] + section + (text[end - 1:] if end is not None else "")
 
 
+def with_subsections(section, text, heading):
+    """`section` followed by the subsections (`### ` headings, written by hand under the generated part)
+    that end the section at `heading` in `text`, so that rewriting a section keeps them."""
+    span = section_span(text, heading)
+    if span is None:
+        return section
+    start, end = span
+    previous = text[start:end - 1] if end is not None else text[start:]
+    at = previous.find("\n### ")
+    if at < 0:
+        return section
+    return section.rstrip("\n") + "\n\n" + previous[at + 1:].rstrip("\n") + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", type=Path, help="an existing bench_kernels; built otherwise")
@@ -763,7 +777,7 @@ def main():
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
         # The sections compile_cost.py and configurations.py give figures for stay as they were.
         previous = args.readme.read_text() if args.readme.exists() else ""
-        for heading in ("## Compile cost", "## Threads", "## Instruction sets", "## Python"):
+        for heading in ("## Compile cost", "## Threads", "## Instruction sets", "## Python", "## Small arrays"):
             span = section_span(previous, heading)
             if span is not None:
                 readme = replace_section(readme, heading, previous[span[0]:span[1]])
@@ -774,13 +788,15 @@ def main():
         pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])
         section = pipelines_section(pipelines, args, command,
                                     os.path.relpath(args.pipelines_plot, args.readme.parent))
-        readme = replace_section(readme or "", "## Pipelines", section)
+        readme = replace_section(readme or "", "## Pipelines",
+                                 with_subsections(section, readme or "", "## Pipelines"))
         args.readme.write_text(readme)
         print(f"wrote {args.readme}")
         plot_pipelines(pipelines, args.pipelines_plot)
     if run_layouts:
         layouts = run_pipelines(args, args.layouts_bench or built["bench_layouts"], "layouts")
-        readme = replace_section(readme or "", "## Layouts", layouts_section(layouts, args, command))
+        section = layouts_section(layouts, args, command)
+        readme = replace_section(readme or "", "## Layouts", with_subsections(section, readme or "", "## Layouts"))
         args.readme.write_text(readme)
         print(f"wrote {args.readme}")
 
