@@ -772,31 +772,36 @@ def main():
     built = build(args.build_dir, targets) if targets else {}
     build_dir = args.build_dir if "bench_kernels" in built else None
 
+    # What other scripts or a hand wrote stays as it was: whole sections, and the subsections under the
+    # Pipelines and Layouts sections.
+    previous = args.readme.read_text() if args.readme.exists() else ""
     readme = None
     if run_kernels:
         readme = kernels_readme(args, args.bench or built["bench_kernels"], build_dir, command)
         # The sections compile_cost.py and configurations.py give figures for stay as they were.
-        previous = args.readme.read_text() if args.readme.exists() else ""
-        for heading in ("## Compile cost", "## Threads", "## Instruction sets", "## Python", "## Small arrays"):
+        for heading in ("## Compile cost", "## Threads", "## Instruction sets", "## Python"):
             span = section_span(previous, heading)
             if span is not None:
                 readme = replace_section(readme, heading, previous[span[0]:span[1]])
     elif args.readme.exists():
-        readme = args.readme.read_text()
+        readme = previous
     args.readme.parent.mkdir(parents=True, exist_ok=True)
     if run_pipeline_family:
         pipelines = run_pipelines(args, args.pipelines_bench or built["bench_pipelines"])
         section = pipelines_section(pipelines, args, command,
                                     os.path.relpath(args.pipelines_plot, args.readme.parent))
-        readme = replace_section(readme or "", "## Pipelines",
-                                 with_subsections(section, readme or "", "## Pipelines"))
+        readme = replace_section(readme or "", "## Pipelines", with_subsections(section, previous, "## Pipelines"))
         args.readme.write_text(readme)
         print(f"wrote {args.readme}")
         plot_pipelines(pipelines, args.pipelines_plot)
     if run_layouts:
         layouts = run_pipelines(args, args.layouts_bench or built["bench_layouts"], "layouts")
         section = layouts_section(layouts, args, command)
-        readme = replace_section(readme or "", "## Layouts", with_subsections(section, readme or "", "## Layouts"))
+        readme = replace_section(readme or "", "## Layouts", with_subsections(section, previous, "## Layouts"))
+        # The last section, by bench_small and a hand: after the Layouts where a full run rebuilt the rest.
+        span = section_span(previous, "## Small arrays")
+        if run_kernels and span is not None:
+            readme = replace_section(readme, "## Small arrays", previous[span[0]:span[1]])
         args.readme.write_text(readme)
         print(f"wrote {args.readme}")
 
