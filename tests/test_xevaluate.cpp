@@ -7,6 +7,7 @@
  ****************************************************************************/
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -95,17 +96,38 @@ TEST(xevaluate, eval_gives_an_xtensor_where_one_operand_keeps_its_static_rank_an
     static_assert(std::is_same<decltype(renamed)::expression_type, xt::xtensor<float, 2>>::value);
     EXPECT_EQ(renamed.dims(), xn::dims({"n", "channel"}));
     EXPECT_EQ(renamed.expression(), values);
-    // A view that permutes or inserts axes and a reduction by name: xt::xarray too.
+    // A view that permutes or inserts axes, and a reduction by a list of run-time length: xt::xarray too.
     const auto transposed = xn::eval(x.transpose({"c", "n"}));
     static_assert(std::is_same<decltype(transposed)::expression_type, xt::xarray<float>>::value);
     EXPECT_EQ(transposed.expression(), (xt::xarray<float>{{1.f, 3.f}, {2.f, 4.f}}));
     const auto aligned = xn::eval(md.align_to({"n", "c"}));
     static_assert(std::is_same<decltype(aligned)::expression_type, xt::xarray<float>>::value);
     EXPECT_EQ(aligned.expression(), (xt::xarray<float>{{1.f, 3.f}}));
-    const auto totals = xn::eval(xn::sum(x, "c"));
+    const std::vector<std::string> channel{"c"};
+    const auto totals = xn::eval(xn::sum(x, channel));
     static_assert(std::is_same<decltype(totals)::expression_type, xt::xarray<float>>::value);
     EXPECT_EQ(totals.dims(), xn::dims({"n"}));
     EXPECT_EQ(totals.expression(), (xt::xarray<float>{3.f, 7.f}));
+    // A reduction by names spelled in the call (one, or a braced list of literals) keeps a static rank,
+    // as xt::sum(values, {1}) does.
+    const auto total = xn::eval(xn::sum(x, "c"));
+    static_assert(std::is_same<decltype(total)::expression_type, xt::xtensor<float, 1>>::value);
+    EXPECT_EQ(total.dims(), xn::dims({"n"}));
+    EXPECT_EQ(total.expression(), (xt::xtensor<float, 1>{3.f, 7.f}));
+    const auto listed = xn::eval(xn::sum(x, {"c"}));
+    static_assert(std::is_same<decltype(listed)::expression_type, xt::xtensor<float, 1>>::value);
+    EXPECT_EQ(listed.expression(), (xt::xtensor<float, 1>{3.f, 7.f}));
+    const auto everything = xn::eval(xn::sum(x, {"c", "n"}));
+    static_assert(std::is_same<decltype(everything)::expression_type, xt::xtensor<float, 0>>::value);
+    EXPECT_EQ(everything.item(), 10.f);
+    const auto largest = xn::eval(xn::amax(x, std::string("n")));
+    static_assert(std::is_same<decltype(largest)::expression_type, xt::xtensor<float, 1>>::value);
+    EXPECT_EQ(largest.dims(), xn::dims({"c"}));
+    EXPECT_EQ(largest.expression(), (xt::xtensor<float, 1>{3.f, 4.f}));
+    const auto by_row = xn::eval(xn::mean(xn::name(xt::xarray<float>(values), {"n", "c"}), "c"));
+    static_assert(std::is_same<decltype(by_row)::expression_type, xt::xarray<float>>::value,
+                  "over an xt::xarray the rank is a run-time value");
+    EXPECT_EQ(by_row.expression(), (xt::xarray<float>{1.5f, 3.5f}));
     // A plain expression: by its own shape type, as before.
     static_assert(std::is_same<decltype(xn::eval(values * 0.5)), xt::xtensor<double, 2>>::value);
 }

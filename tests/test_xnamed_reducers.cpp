@@ -17,6 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xview.hpp>
+
 #include <xtensor-named/xevaluate.hpp>
 #include <xtensor-named/xnamed_operators.hpp>
 #include <xtensor-named/xnamed_reducers.hpp>
@@ -359,6 +362,58 @@ TEST(xnamed_reducers, one_name_may_be_a_std_string_or_a_string_view)
     expect_same_reduction(xn::sum(named, axis), xn::sum(named, {"w"}));
     expect_same_reduction(xn::amax(named, view), xn::amax(named, {"w"}));
     expect_same_reduction(xn::mean(named, std::string("c")), xn::mean(named, {"c"}));
+}
+
+TEST(xnamed_reducers, names_spelled_in_the_call_over_a_static_rank_give_a_list_s_values_with_a_static_rank)
+{
+    const std::vector<std::string> w_axis{"w"};
+    const std::vector<std::string> h_axis{"h"};
+    const std::vector<std::string> c_axis{"c"};
+    const std::vector<std::string> n_axis{"n"};
+    const std::vector<std::string> h_and_w{"h", "w"};
+    // Small (xtensor's loop) and large (the kernels, whole and as a temporary of an operation).
+    for (const std::size_t w : {std::size_t(4), std::size_t(600)})
+    {
+        xt::xtensor<double, 3> a = xt::zeros<double>({std::size_t(2), std::size_t(3), w});
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            a.data()[i] = std::sin(0.7 * static_cast<double>(i)) * 100.;
+        }
+        auto named = xn::name(a, {"c", "h", "w"});
+        const auto one = xn::eval(xn::sum(named, "w"));
+        static_assert(std::is_same<decltype(one)::expression_type, xt::xtensor<double, 2>>::value);
+        const auto list = xn::eval(xn::sum(named, w_axis));
+        static_assert(std::is_same<decltype(list)::expression_type, xt::xarray<double>>::value);
+        EXPECT_EQ(one.dims(), list.dims());
+        EXPECT_EQ(one.expression(), list.expression()) << "w = " << w;
+        EXPECT_EQ(xn::eval(xn::amax(named, "h")).expression(),
+                  xn::eval(xn::amax(named, h_axis)).expression());
+        EXPECT_EQ(xn::eval(xn::mean(named, "c")).expression(),
+                  xn::eval(xn::mean(named, c_axis)).expression());
+        const auto two = xn::eval(xn::nanmean(named, {"h", "w"}));
+        static_assert(std::is_same<decltype(two)::expression_type, xt::xtensor<double, 1>>::value);
+        EXPECT_EQ(two.expression(), xn::eval(xn::nanmean(named, h_and_w)).expression()) << "w = " << w;
+        const auto centred = xn::eval(named - xn::mean(named, "w"));
+        const auto centred_list = xn::eval(named - xn::mean(named, w_axis));
+        EXPECT_EQ(centred.dims(), centred_list.dims());
+        EXPECT_EQ(centred.expression(), centred_list.expression()) << "w = " << w;
+        // Rank 1 to rank 0, alone and inside an operation.
+        const xt::xtensor<double, 1> row = xt::view(a, 0, 0, xt::all());
+        auto v = xn::name(row, {"n"});
+        const auto total = xn::eval(xn::sum(v, "n"));
+        static_assert(std::is_same<decltype(total)::expression_type, xt::xtensor<double, 0>>::value);
+        double expected = 0.;
+        for (std::size_t i = 0; i < w; ++i)
+        {
+            expected += row(i);
+        }
+        EXPECT_NEAR(total.item(), expected, 1e-9 * static_cast<double>(w) * 100.);
+        EXPECT_EQ(total.item(), xn::eval(xn::sum(v, n_axis)).item());
+        const auto shifted = xn::eval(v - xn::mean(v, "n"));
+        EXPECT_EQ(shifted.expression(), xn::eval(v - xn::mean(v, n_axis)).expression()) << "w = " << w;
+        // More names than the rank: refused by name at run time, as a list is.
+        XN_EXPECT_THROW_MSG(xn::sum(v, {"n", "m"}), xn::name_error, "xn::sum: no axis 'm' in (n)");
+    }
 }
 
 TEST(xnamed_reducers, one_unknown_or_unnamed_name_is_refused_as_in_a_list)

@@ -24,6 +24,7 @@
 // first, as the operations do (detail/expression/xaligned_view.hpp).
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -49,6 +50,20 @@ namespace xt
             /// and the kernels' copies of it allocate nothing for them.
             using reduced_axes = xt::dynamic_shape<std::size_t>;
 
+            /**
+             * The axes of a reduction by `N` names spelled in the call (one name, a braced list of string
+             * literals): a static count, so that the reducer's shape and the container xn::eval makes have
+             * a static rank where the operand has one, as xt::sum(a, {1}) has, and cost no more than
+             * xtensor's to build and evaluate. More names than a static rank are refused by name at run
+             * time, as a list's are: their axes stay a run-time list.
+             */
+            template <std::size_t N, class E>
+            using static_reduced_axes = std::conditional_t<
+                (xt::static_dimension<typename std::decay_t<E>::shape_type>::value < 0 ||
+                 N <= static_cast<std::size_t>(
+                          xt::static_dimension<typename std::decay_t<E>::shape_type>::value)),
+                std::array<std::size_t, N>, reduced_axes>;
+
             /// The axes to reduce, and the metadata of the axes that stay.
             struct reduction
             {
@@ -56,12 +71,19 @@ namespace xt
                 axes_metadata kept;
             };
 
-            /// The names of the axes a reduction takes: `count` names from `first`, or every axis.
+            /// The names of the axes a reduction takes: `count` names from `first` (or from `views`), or
+            /// every axis.
             struct reduced_names
             {
                 const std::string* first = nullptr;
                 std::size_t count = 0;
                 bool every_axis = false;
+                const std::string_view* views = nullptr;
+
+                std::string_view operator[](std::size_t n) const
+                {
+                    return views != nullptr ? views[n] : std::string_view(first[n]);
+                }
             };
 
             /**
@@ -72,9 +94,14 @@ namespace xt
             reduction plan_reduction(std::string_view operation, const axes_metadata& source,
                                      const Shape& shape, reduced_names names, bool needs_elements);
 
-            template <class F, class E>
+            template <class Axes = reduced_axes, class F, class E>
             auto reduce_by_names(std::string_view operation, F&& make, E&& e, reduced_names names,
                                  bool needs_elements);
+
+            /// reduce_by_names over the `N` names spelled in the call, with static_reduced_axes.
+            template <std::size_t N, class F, class E>
+            auto reduce_by_spelled_names(std::string_view operation, F&& make, E&& e,
+                                         const std::array<std::string_view, N>& names, bool needs_elements);
 
             /// One axis name, as xarray's a.sum("h") and PyTorch's t.sum("h") take it: a string literal, a
             /// std::string or a std::string_view. (A braced list is deduced as none, and goes to the list.)
@@ -97,7 +124,7 @@ namespace xt
                 result.axes.reserve(count);
                 for (std::size_t n = 0; n < count; ++n)
                 {
-                    const std::size_t axis = names.every_axis ? n : axis_of(operation, dims, names.first[n]);
+                    const std::size_t axis = names.every_axis ? n : axis_of(operation, dims, names[n]);
                     if (reduced[axis])
                     {
                         throw_name_error(operation, describe_axis(dims, axis), " is listed twice");
@@ -109,16 +136,22 @@ namespace xt
                                           " of no elements has no value");
                     }
                     reduced[axis] = true;
-                    result.axes.push_back(axis);
                 }
-                std::sort(result.axes.begin(), result.axes.end());
-                named::dims kept = dims.without(reduced);
+                // In increasing order, as xtensor's reducer takes them.
+                for (std::size_t axis = 0; axis < dims.size(); ++axis)
+                {
+                    if (reduced[axis])
+                    {
+                        result.axes.push_back(axis);
+                    }
+                }
                 if (source.coords.empty())
                 {
                     // Nothing to carry but the names: no map of the kept axes to build.
-                    result.kept = axes_metadata{std::move(kept), {}};
+                    result.kept.names = dims.without(reduced);
                     return result;
                 }
+                named::dims kept = dims.without(reduced);
                 axis_map from;
                 for (std::size_t i = 0; i < dims.size(); ++i)
                 {
@@ -131,7 +164,23 @@ namespace xt
                 return result;
             }
 
-            template <class F, class E>
+            /// The axes of `axes` as the reducer takes them: `Axes`, with as many.
+            template <class Axes>
+            inline Axes axes_as(reduced_axes&& axes)
+            {
+                if constexpr (std::is_same<Axes, reduced_axes>::value)
+                {
+                    return std::move(axes);
+                }
+                else
+                {
+                    Axes result{};
+                    std::copy(axes.begin(), axes.end(), result.begin());
+                    return result;
+                }
+            }
+
+            template <class Axes, class F, class E>
             inline auto reduce_by_names(std::string_view operation, F&& make, E&& e, reduced_names names,
                                         bool needs_elements)
             {
@@ -143,8 +192,10 @@ namespace xt
                 {
                     auto how = plan_reduction(operation, e.metadata(), e.shape(), names, needs_elements);
                     using strategy = typename std::decay_t<E>::strategy_type;
-                    const auto reducer = [&]
-                    { return make(as_tree(std::forward<E>(e).expression()), std::move(how.axes)); };
+                    const auto reducer = [&] {
+                        return make(as_tree(std::forward<E>(e).expression()),
+                                    axes_as<Axes>(std::move(how.axes)));
+                    };
                     return xnamed<decltype(reducer()), strategy>(built_in_place, reducer,
                                                                  std::move(how.kept));
                 }
@@ -153,23 +204,41 @@ namespace xt
                     return invalid_named_expression{};
                 }
             }
+
+            template <std::size_t N, class F, class E>
+            inline auto reduce_by_spelled_names(std::string_view operation, F&& make, E&& e,
+                                                const std::array<std::string_view, N>& names,
+                                                bool needs_elements)
+            {
+                if constexpr (is_named_expression_v<E>)
+                {
+                    using axes_type = static_reduced_axes<N, decltype(e.expression())>;
+                    return reduce_by_names<axes_type>(operation, std::forward<F>(make), std::forward<E>(e),
+                                                      {nullptr, N, false, names.data()}, needs_elements);
+                }
+                else
+                {
+                    return reduce_by_names(operation, std::forward<F>(make), std::forward<E>(e),
+                                           {nullptr, N, false, names.data()}, needs_elements);
+                }
+            }
         } // namespace detail
 
         namespace detail
         {
             /// The reducer of fold F over `axes` of e, starting from F's identity element.
-            template <class F, class E>
-            inline auto fold_reducer(E&& e, reduced_axes&& axes)
+            template <class F, class E, class A>
+            inline auto fold_reducer(E&& e, A&& axes)
             {
                 using value_type = typename std::decay_t<E>::value_type;
                 return xt::reduce(xt::make_xreducer_functor(
                                       F{}, xt::const_value<value_type>(F::template identity<value_type>())),
-                                  std::forward<E>(e), std::move(axes));
+                                  std::forward<E>(e), std::forward<A>(axes));
             }
 
             /// The number of elements that a reduction over `axes` of `shape` takes into each result.
-            template <class S>
-            inline std::size_t reduced_count(const S& shape, const reduced_axes& axes)
+            template <class S, class A>
+            inline std::size_t reduced_count(const S& shape, const A& axes)
             {
                 std::size_t count = 1;
                 for (std::size_t axis : axes)
@@ -185,29 +254,29 @@ namespace xt
 
             struct sum_reducer
             {
-                template <class E>
-                auto operator()(E&& e, reduced_axes&& axes) const
+                template <class E, class A>
+                auto operator()(E&& e, A&& axes) const
                 {
-                    return xt::sum(std::forward<E>(e), std::move(axes));
+                    return xt::sum(std::forward<E>(e), std::forward<A>(axes));
                 }
             };
 
             struct prod_reducer
             {
-                template <class E>
-                auto operator()(E&& e, reduced_axes&& axes) const
+                template <class E, class A>
+                auto operator()(E&& e, A&& axes) const
                 {
-                    return xt::prod(std::forward<E>(e), std::move(axes));
+                    return xt::prod(std::forward<E>(e), std::forward<A>(axes));
                 }
             };
 
             template <class F>
             struct fold_reducer_of
             {
-                template <class E>
-                auto operator()(E&& e, reduced_axes&& axes) const
+                template <class E, class A>
+                auto operator()(E&& e, A&& axes) const
                 {
-                    return fold_reducer<F>(std::forward<E>(e), std::move(axes));
+                    return fold_reducer<F>(std::forward<E>(e), std::forward<A>(axes));
                 }
             };
 
@@ -218,29 +287,29 @@ namespace xt
 
             struct mean_reducer
             {
-                template <class E>
-                auto operator()(E&& e, reduced_axes&& axes) const
+                template <class E, class A>
+                auto operator()(E&& e, A&& axes) const
                 {
                     using result_type = mean_type<typename std::decay_t<E>::value_type>;
                     // A prvalue: the xfunction owns it (an lvalue would be held by reference).
                     auto count = static_cast<result_type>(reduced_count(e.shape(), axes));
-                    return xt::sum<result_type>(std::forward<E>(e), std::move(axes)) / std::move(count);
+                    return xt::sum<result_type>(std::forward<E>(e), std::forward<A>(axes)) / std::move(count);
                 }
             };
 
             struct nansum_reducer
             {
-                template <class E>
-                auto operator()(E&& e, reduced_axes&& axes) const
+                template <class E, class A>
+                auto operator()(E&& e, A&& axes) const
                 {
-                    return xt::sum(own_function<nan_to_zero_fun>(std::forward<E>(e)), std::move(axes));
+                    return xt::sum(own_function<nan_to_zero_fun>(std::forward<E>(e)), std::forward<A>(axes));
                 }
             };
 
             struct nanmean_reducer
             {
-                template <class E>
-                auto operator()(E&& e, reduced_axes&& axes) const
+                template <class E, class A>
+                auto operator()(E&& e, A&& axes) const
                 {
                     using value_type = typename std::decay_t<E>::value_type;
                     if constexpr (std::is_floating_point<value_type>::value)
@@ -252,7 +321,7 @@ namespace xt
                             auto count_axes = axes;
                             return xt::sum(
                                        own_function<nan_to_zero_fun>(std::forward<decltype(summed)>(summed)),
-                                       std::move(axes)) /
+                                       std::forward<A>(axes)) /
                                    xt::sum(
                                        own_function<not_nan_fun>(std::forward<decltype(counted)>(counted)),
                                        std::move(count_axes));
@@ -270,14 +339,15 @@ namespace xt
                     else
                     {
                         // Integers have no NaN.
-                        return mean_reducer{}(std::forward<E>(e), std::move(axes));
+                        return mean_reducer{}(std::forward<E>(e), std::forward<A>(axes));
                     }
                 }
             };
         } // namespace detail
 
-// xn::NAME(e, {"h", "w"}), xn::NAME(e, "h") and xn::NAME(e): the reducer of detail::NAME##_reducer over the
-// named axes, the one named axis, or all.
+// xn::NAME(e, names), xn::NAME(e, {"h", "w"}), xn::NAME(e, "h") and xn::NAME(e): the reducer of
+// detail::NAME##_reducer over the named axes (a list of run-time length, a braced list of string literals
+// or one name, whose count is static), or all.
 #define XTENSOR_NAMED_REDUCER(NAME, NEEDS_ELEMENTS)                                                          \
     template <class E>                                                                                       \
     inline auto NAME(E&& e, const std::vector<std::string>& axes)                                            \
@@ -285,12 +355,19 @@ namespace xt
         return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e),                  \
                                        {axes.data(), axes.size()}, NEEDS_ELEMENTS);                          \
     }                                                                                                        \
+    template <class E, std::size_t N>                                                                        \
+    inline auto NAME(E&& e, const char* const(&axes)[N])                                                     \
+    {                                                                                                        \
+        std::array<std::string_view, N> names;                                                               \
+        std::copy(axes, axes + N, names.begin());                                                            \
+        return detail::reduce_by_spelled_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), names,   \
+                                               NEEDS_ELEMENTS);                                              \
+    }                                                                                                        \
     template <class E, class N, detail::enable_one_name_t<N> = 0>                                            \
     inline auto NAME(E&& e, const N& axis)                                                                   \
     {                                                                                                        \
-        const std::string name{std::string_view(axis)};                                                      \
-        return detail::reduce_by_names(#NAME, detail::NAME##_reducer{}, std::forward<E>(e), {&name, 1},      \
-                                       NEEDS_ELEMENTS);                                                      \
+        return detail::reduce_by_spelled_names<1>(#NAME, detail::NAME##_reducer{}, std::forward<E>(e),       \
+                                                  {std::string_view(axis)}, NEEDS_ELEMENTS);                 \
     }                                                                                                        \
     template <class E>                                                                                       \
     inline auto NAME(E&& e)                                                                                  \
