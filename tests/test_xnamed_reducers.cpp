@@ -17,9 +17,6 @@
 
 #include <gtest/gtest.h>
 
-#include <xtensor/xtensor.hpp>
-#include <xtensor/xview.hpp>
-
 #include <xtensor-named/xevaluate.hpp>
 #include <xtensor-named/xnamed_operators.hpp>
 #include <xtensor-named/xnamed_reducers.hpp>
