@@ -174,6 +174,42 @@ TYPED_TEST(traversals, elementwise_trees_match_xtensor_bitwise_at_every_rank_and
     }
 }
 
+TYPED_TEST(traversals, operands_in_the_other_axis_order_match_xtensor_bitwise_in_bands_of_rows)
+{
+    // Runs longer than a band's chunk (256) with a leaf gathered from the other axis order are taken in
+    // bands of rows (runs_in_bands): rows that are not a whole number of bands, runs that are not a
+    // whole number of chunks, one axis or two outside the rows.
+    using T = TypeParam;
+    using column_major = xt::xarray<T, xt::layout_type::column_major>;
+    for (const sizes& shape : {sizes{70, 513}, sizes{3, 37, 300}, sizes{2, 3, 19, 260}, sizes{2, 257}})
+    {
+        SCOPED_TRACE(shape_text(shape));
+        const auto x = random_array<T>(shape, 21);
+        const column_major z = random_array<T>(shape, 22);
+        sizes reversed(shape.rbegin(), shape.rend());
+        const auto t = random_array<T>(reversed, 23);
+        const auto c = random_array<T>(only_axes(shape, {0}), 24);
+        EXPECT_TRUE(matches_xtensor<T>(x + z));
+        EXPECT_TRUE(matches_xtensor<T>((x - xt::transpose(t)) * c));
+        EXPECT_TRUE(matches_xtensor<T>(z * T(2) + xt::transpose(t)));
+
+        // A leaf of another type, converted as it is gathered.
+        xt::xarray<int, xt::layout_type::column_major> counts(shape);
+        for (std::size_t i = 0; i < counts.size(); ++i)
+        {
+            counts.data()[i] = static_cast<int>(i % 23) - 11;
+        }
+        EXPECT_TRUE(matches_xtensor<T>(x * counts));
+
+        // A column-major output: the row-major operands are the ones in the other order.
+        column_major expected;
+        xt::noalias(expected) = x * T(3) - z + xt::transpose(t);
+        column_major actual;
+        ASSERT_TRUE(xn::detail::try_kernel_assign(actual, x * T(3) - z + xt::transpose(t)));
+        EXPECT_TRUE(same_bits(actual, expected));
+    }
+}
+
 TYPED_TEST(traversals, folds_match_xtensor_at_every_rank_and_innermost_length)
 {
     // The maximum bit for bit; sums within the bound of recursive summation (their association is

@@ -660,6 +660,41 @@ namespace xt
                 return offsets;
             }
 
+            /// Rows of a band (see runs_in_bands): as many as a cache line holds elements of T, so that a
+            /// band reads whole lines of a leaf in the other axis order.
+            template <class T>
+            inline constexpr std::size_t kernel_band_rows = sizeof(T) < 64 ? 64 / sizeof(T) : 1;
+
+            /// Elements of a band's chunk: the lines a chunk gathers from such a leaf fit in the L1 cache.
+            inline constexpr std::size_t kernel_band_chunk = 256;
+
+            /// Whether the runs of `layout` are taken in bands of rows (run_untiled): a leaf gathered along
+            /// them, each element on a cache line of its own, has its next row's elements on the same lines
+            /// (an operand stored in the other axis order), so that a band's rows reuse the lines a chunk
+            /// read. `count` leaves, operands 1 to `count` of the layout.
+            template <class T>
+            inline bool runs_in_bands(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
+                                      std::size_t count) noexcept
+            {
+                constexpr kernel_index line = 64;
+                const std::size_t inner = layout.rank() - 1;
+                if (inner == 0 || layout.size(inner) <= kernel_band_chunk || layout.size(inner - 1) < 2)
+                {
+                    return false;
+                }
+                for (std::size_t k = 1; k <= count; ++k)
+                {
+                    const kernel_index bytes = leaves[k - 1].element_bytes;
+                    const kernel_index along = layout.stride(inner, k) * bytes;
+                    const kernel_index across = layout.stride(inner - 1, k) * bytes;
+                    if ((along >= line || along <= -line) && across < line && across > -line)
+                    {
+                        return true;
+                    }
+                }
+                return false;
+            }
+
             /// Calls `body(rows, at)` for the tiles of `count` positions of `axis` from `at`: each tile of
             /// at most tiles.rows() rows, its leaves prepared in `run`, `at` where its first run starts.
             template <class T, std::size_t L, class F>
@@ -741,47 +776,50 @@ namespace xt
                 const kernel_sizes outer = axes_before(inner);
                 const auto start = first_offsets<L + 1>(layout);
                 kernel_run<T, L> run{};
+                // Elements [first, first + count) of the run at `position`.
+                const auto one_chunk =
+                    [&](const std::array<kernel_index, L + 1>& position, std::size_t first, std::size_t count)
+                {
+                    O* out_run = out + position[0];
+                    source.prepare(run_starts(leaves, position), first, count, run);
+                    if constexpr (same_type)
+                    {
+                        if (streaming)
+                        {
+                            tree.streaming(run, count, out_run + first);
+                            return;
+                        }
+                        if (copy)
+                        {
+                            eval_run_copy(run, count, out_run + first);
+                            return;
+                        }
+                        if (!scatter)
+                        {
+                            tree.ordinary(run, count, out_run + first);
+                            return;
+                        }
+                        // The tree's one run function, not a second one of each tree that stores with
+                        // a stride: strided outputs are rare, and a chunk stays in the L1 cache.
+                        alignas(64) T computed[kernel_chunk<T>];
+                        tree.ordinary(run, count, computed);
+                        T* to = out_run + static_cast<kernel_index>(first) * out_stride;
+                        for (std::size_t j = 0; j < count; ++j)
+                        {
+                            to[static_cast<kernel_index>(j) * out_stride] = computed[j];
+                        }
+                    }
+                    else
+                    {
+                        tree.converted(run, count, out_run + static_cast<kernel_index>(first) * out_stride,
+                                       out_stride);
+                    }
+                };
                 const auto one_run = [&](const std::array<kernel_index, L + 1>& position)
                 {
-                    const auto run_start = run_starts(leaves, position);
-                    O* out_run = out + position[0];
                     for (std::size_t first = 0; first < length; first += chunk)
                     {
-                        const std::size_t count = std::min(chunk, length - first);
-                        source.prepare(run_start, first, count, run);
-                        if constexpr (same_type)
-                        {
-                            if (streaming)
-                            {
-                                tree.streaming(run, count, out_run + first);
-                                continue;
-                            }
-                            if (copy)
-                            {
-                                eval_run_copy(run, count, out_run + first);
-                                continue;
-                            }
-                            if (!scatter)
-                            {
-                                tree.ordinary(run, count, out_run + first);
-                                continue;
-                            }
-                            // The tree's one run function, not a second one of each tree that stores with
-                            // a stride: strided outputs are rare, and a chunk stays in the L1 cache.
-                            alignas(64) T computed[kernel_chunk<T>];
-                            tree.ordinary(run, count, computed);
-                            T* to = out_run + static_cast<kernel_index>(first) * out_stride;
-                            for (std::size_t j = 0; j < count; ++j)
-                            {
-                                to[static_cast<kernel_index>(j) * out_stride] = computed[j];
-                            }
-                        }
-                        else
-                        {
-                            tree.converted(run, count,
-                                           out_run + static_cast<kernel_index>(first) * out_stride,
-                                           out_stride);
-                        }
+                        one_chunk(position, first, std::min(chunk, length - first));
                     }
                 };
                 if constexpr (same_type)
@@ -818,7 +856,41 @@ namespace xt
                         return;
                     }
                 }
-                if (inner == 1)
+                if (runs_in_bands(layout, leaves.data(), L))
+                {
+                    // Each chunk of a band's rows in turn: the lines that a chunk gathers from a leaf
+                    // stored in the other axis order are read from memory for the first row and from the
+                    // L1 cache for the others.
+                    const std::size_t across = inner - 1;
+                    const std::size_t rows = layout.size(across);
+                    const std::size_t band_chunk = std::min(chunk, kernel_band_chunk);
+                    for_each_position(
+                        layout, axes_before(across), start,
+                        [&](std::array<kernel_index, L + 1> band)
+                        {
+                            for (std::size_t r = 0; r < rows; r += kernel_band_rows<T>)
+                            {
+                                const std::size_t in_band = std::min(kernel_band_rows<T>, rows - r);
+                                for (std::size_t first = 0; first < length; first += band_chunk)
+                                {
+                                    std::array<kernel_index, L + 1> position = band;
+                                    for (std::size_t i = 0; i < in_band; ++i)
+                                    {
+                                        one_chunk(position, first, std::min(band_chunk, length - first));
+                                        for (std::size_t k = 0; k <= L; ++k)
+                                        {
+                                            position[k] += layout.stride(across, k);
+                                        }
+                                    }
+                                }
+                                for (std::size_t k = 0; k <= L; ++k)
+                                {
+                                    band[k] += static_cast<kernel_index>(in_band) * layout.stride(across, k);
+                                }
+                            }
+                        });
+                }
+                else if (inner == 1)
                 {
                     std::array<kernel_index, L + 1> position = start;
                     for (std::size_t r = 0; r < layout.size(0); ++r)
