@@ -158,13 +158,14 @@ TYPED_TEST(kernels, sums_that_keep_a_short_innermost_axis_fold_one_chain_per_row
     using plus = plus_fold;
     using times = xn::detail::kernel_fold<xt::detail::multiplies>;
     constexpr std::size_t rows = xn::detail::kernel_tile_rows<T>;
-    for (std::size_t n : {2, 3, 5, 7})
+    for (std::size_t n : {1, 2, 3, 4, 5, 7})
     {
         if (!xn::detail::kernel_short_run<T>(n))
         {
             continue;
         }
-        for (std::size_t m : {std::size_t(5), rows - 1, rows, rows + 1, 3 * rows + 5})
+        // A whole number of tiles in the inner level, and not: the levels are then taken as one.
+        for (std::size_t m : {std::size_t(5), rows - 1, rows, rows + 1, 2 * rows, 3 * rows + 5})
         {
             SCOPED_TRACE(shape_text(sizes{m, n}));
             const auto a = random_array<T>({1, m, n}, 95);
@@ -174,6 +175,12 @@ TYPED_TEST(kernels, sums_that_keep_a_short_innermost_axis_fold_one_chain_per_row
                 same_bits(kernel_value<T>(xt::sum(flat, {0})), chains_of_tile_rows<T, plus>(a, T(0))));
             EXPECT_TRUE(
                 same_bits(kernel_value<T>(xt::sum(b, {0, 1})), chains_of_tile_rows<T, plus>(b, T(0))));
+            // A leaf strided along the short axis is copied into its tiles, in the same chains.
+            const auto wide = random_array<T>({3, m, 2 * n}, 97);
+            const auto strided = xt::view(wide, xt::all(), xt::all(), xt::range(0, 2 * n, 2));
+            const xt::xarray<T> every_other = strided;
+            EXPECT_TRUE(same_bits(kernel_value<T>(xt::sum(strided, {0, 1})),
+                                  chains_of_tile_rows<T, plus>(every_other, T(0))));
             // An initial value comes in front of the result, as xtensor's reducer adds it.
             const xt::xarray<T> shifted = T(0.25) + chains_of_tile_rows<T, plus>(b, T(0));
             EXPECT_TRUE(same_bits(kernel_value<T>(xt::sum(b, {0, 1}, xt::initial(T(0.25)))), shifted));

@@ -1132,6 +1132,49 @@ namespace xt
             template <class T>
             using kernel_buffer_node = kernel_run_leaf<T>;
 
+            /// out[i * out_stride] = the fold of row i of `rows` rows of `length` values each: the stage's
+            /// front, then the row one element after the other. `Length`, where not 0, is `length` known to
+            /// the compiler, which then unrolls the row (fold_short_rows).
+            template <class Fold, std::size_t Length, class T>
+            inline void fold_rows_of(const T* values, std::size_t rows, std::size_t length, T front,
+                                     const fold_stage<T>& stage, T* out, kernel_index out_stride) noexcept
+            {
+                const std::size_t n = Length != 0 ? Length : length;
+                for (std::size_t i = 0; i < rows; ++i)
+                {
+                    T tail = Fold::template identity<T>();
+                    for (std::size_t j = 0; j < n; ++j)
+                    {
+                        tail = Fold::combine(tail, values[i * n + j]);
+                    }
+                    const T result = Fold::combine(front, tail);
+                    out[static_cast<kernel_index>(i) * out_stride] =
+                        stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                }
+            }
+
+            /// fold_rows_of, rows of up to 4 elements (points (n, xyz), channels last) unrolled: with the
+            /// length known at run time only, the loop over the rows of a tile took most of a fold within
+            /// tiles.
+            template <class Fold, class T>
+            inline void fold_short_rows(const T* values, std::size_t rows, std::size_t length, T front,
+                                        const fold_stage<T>& stage, T* out, kernel_index out_stride) noexcept
+            {
+                switch (length)
+                {
+                    case 1:
+                        return fold_rows_of<Fold, 1>(values, rows, length, front, stage, out, out_stride);
+                    case 2:
+                        return fold_rows_of<Fold, 2>(values, rows, length, front, stage, out, out_stride);
+                    case 3:
+                        return fold_rows_of<Fold, 3>(values, rows, length, front, stage, out, out_stride);
+                    case 4:
+                        return fold_rows_of<Fold, 4>(values, rows, length, front, stage, out, out_stride);
+                    default:
+                        return fold_rows_of<Fold, 0>(values, rows, length, front, stage, out, out_stride);
+                }
+            }
+
             template <class Node, class Fold, class T, std::size_t L>
             class fold_runner
             {
@@ -1431,30 +1474,20 @@ namespace xt
                     const T front = lane_fold_sink<T, Fold>::front(stage.init);
                     T* values = buffer(1);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
-                    for_each_position(
-                        m_layout, outer, start,
-                        [&](const position_type& position)
-                        {
-                            for_each_tile(
-                                *m_tile, m_layout, m_leaves, axis, m_layout.size(axis), position, m_run,
-                                [&](std::size_t rows, const position_type& at)
-                                {
-                                    store_sink<T> sink{values};
-                                    eval_run<Node>(m_run, rows * length, sink);
-                                    T* out = m_out + at[0];
-                                    for (std::size_t i = 0; i < rows; ++i)
-                                    {
-                                        T tail = Fold::template identity<T>();
-                                        for (std::size_t j = 0; j < length; ++j)
-                                        {
-                                            tail = Fold::combine(tail, values[i * length + j]);
-                                        }
-                                        const T result = Fold::combine(front, tail);
-                                        out[static_cast<kernel_index>(i) * out_stride] =
-                                            stage.has_initial ? Fold::combine(stage.initial, result) : result;
-                                    }
-                                });
-                        });
+                    for_each_position(m_layout, outer, start,
+                                      [&](const position_type& position)
+                                      {
+                                          for_each_tile(*m_tile, m_layout, m_leaves, axis,
+                                                        m_layout.size(axis), position, m_run,
+                                                        [&](std::size_t rows, const position_type& at)
+                                                        {
+                                                            store_sink<T> sink{values};
+                                                            eval_run<Node>(m_run, rows * length, sink);
+                                                            fold_short_rows<Fold>(values, rows, length, front,
+                                                                                  stage, m_out + at[0],
+                                                                                  out_stride);
+                                                        });
+                                      });
                 }
 
                 // dst[0, length) = the fold of the stage (the only one) whose last level runs along the
@@ -1484,7 +1517,8 @@ namespace xt
                 {
                     const fold_level& level = stage.levels[l];
                     position_type at = position;
-                    if (l + 1 < stage.levels.size())
+                    const std::size_t count = rows_through(stage, l, m_tile->rows());
+                    if (count == 0)
                     {
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
@@ -1492,10 +1526,74 @@ namespace xt
                         }
                         return;
                     }
+                    tiles_of_rows(stage.levels.back(), count, at, sink);
+                }
+
+                // How many rows of the last level the levels of `stage` from l on step through as one
+                // level (each outer one steps as far as all the rows inside it, the last level a whole
+                // number of tiles, so that every row folds into the chain it folds into level by level):
+                // 0 where they do not.
+                std::size_t rows_through(const fold_stage<T>& stage, std::size_t l, std::size_t rows) const
+                {
+                    const fold_level& last = stage.levels.back();
+                    if (l + 1 == stage.levels.size())
+                    {
+                        return last.size;
+                    }
+                    if (last.size % rows != 0)
+                    {
+                        return 0;
+                    }
+                    std::size_t count = last.size;
+                    for (std::size_t j = stage.levels.size() - 1; j > l; --j)
+                    {
+                        const fold_level& outer = stage.levels[j - 1];
+                        if (outer.phantom)
+                        {
+                            return 0;
+                        }
+                        for (std::size_t k = 0; k <= L; ++k)
+                        {
+                            if (m_layout.stride(outer.axis, k) !=
+                                static_cast<kernel_index>(count) * m_layout.stride(last.axis, k))
+                            {
+                                return 0;
+                            }
+                        }
+                        count *= outer.size;
+                    }
+                    return count;
+                }
+
+                // The tiles of `count` rows of `level`'s axis from `at`, folded into the chains of `sink`.
+                // Where no leaf is copied into a tile, the whole tiles are the terms of one fold
+                // (fold_terms), the run prepared once and moved from tile to tile.
+                void tiles_of_rows(const fold_level& level, std::size_t count, position_type at,
+                                   accumulate_sink<T, Fold>& sink)
+                {
                     const std::size_t length = m_layout.size(level.axis + 1);
-                    for_each_tile(*m_tile, m_layout, m_leaves, level.axis, level.size, at, m_run,
-                                  [&](std::size_t rows, const position_type&)
-                                  { eval_run<Node>(m_run, rows * length, sink); });
+                    const std::size_t rows = m_tile->rows();
+                    std::size_t done = 0;
+                    if (!m_tile->copies() && count >= 2 * rows)
+                    {
+                        done = count / rows * rows;
+                        m_tile->prepare(run_starts(m_leaves, at), rows, m_run);
+                        std::array<kernel_index, slots> tile_step{};
+                        for (std::size_t k = 0; k < L; ++k)
+                        {
+                            tile_step[k] =
+                                static_cast<kernel_index>(rows) * m_layout.stride(level.axis, k + 1);
+                        }
+                        fold_terms(m_run, fold_level{level.axis, done / rows, false}, tile_step,
+                                   rows * length, sink.acc);
+                        for (std::size_t k = 0; k <= L; ++k)
+                        {
+                            at[k] += static_cast<kernel_index>(done) * m_layout.stride(level.axis, k);
+                        }
+                    }
+                    for_each_tile(*m_tile, m_layout, m_leaves, level.axis, count - done, at, m_run,
+                                  [&](std::size_t tile_rows, const position_type&)
+                                  { eval_run<Node>(m_run, tile_rows * length, sink); });
                 }
 
                 // The value of stage s at `position`, for an output element whose folds run along the

@@ -312,6 +312,10 @@ namespace xt
                 /// The most rows a tile holds: kernel_tile_rows.
                 std::size_t rows() const noexcept;
 
+                /// Whether a leaf is copied into a tile: else each leaf is read where it lies or splatted,
+                /// and a tile's run moves to the next tile as the leaves' strides say.
+                bool copies() const noexcept;
+
                 /// Points `run` at the first `rows` runs from the one whose leaf k starts at `start[k]`.
                 void prepare(const std::array<const char*, slots>& start, std::size_t rows, run_type& run);
 
@@ -458,6 +462,12 @@ namespace xt
             inline std::size_t kernel_tile_source<T, L>::rows() const noexcept
             {
                 return kernel_tile_rows<T>;
+            }
+
+            template <class T, std::size_t L>
+            inline bool kernel_tile_source<T, L>::copies() const noexcept
+            {
+                return m_buffer.has_value();
             }
 
             template <class T, std::size_t L>
