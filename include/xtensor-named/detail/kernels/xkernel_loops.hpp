@@ -1578,11 +1578,10 @@ namespace xt
                     {
                         done = count / rows * rows;
                         m_tile->prepare(run_starts(m_leaves, at), rows, m_run);
-                        std::array<kernel_index, slots> tile_step{};
-                        for (std::size_t k = 0; k < L; ++k)
+                        auto tile_step = leaf_steps<L>(m_layout, level.axis);
+                        for (kernel_index& leaf_step : tile_step)
                         {
-                            tile_step[k] =
-                                static_cast<kernel_index>(rows) * m_layout.stride(level.axis, k + 1);
+                            leaf_step *= static_cast<kernel_index>(rows);
                         }
                         fold_terms(m_run, fold_level{level.axis, done / rows, false}, tile_step,
                                    rows * length, sink.acc);
