@@ -176,12 +176,15 @@ TYPED_TEST(traversals, elementwise_trees_match_xtensor_bitwise_at_every_rank_and
 
 TYPED_TEST(traversals, operands_in_the_other_axis_order_match_xtensor_bitwise_in_bands_of_rows)
 {
-    // Runs longer than a band's chunk (256) with a leaf gathered from the other axis order are taken in
-    // bands of rows (runs_in_bands): rows that are not a whole number of bands, runs that are not a
-    // whole number of chunks, one axis or two outside the rows.
+    // Runs longer than 256 elements with a leaf gathered from the other axis order are taken in bands of
+    // runs (runs_in_bands, kernel_source::gather_band): runs that are not a whole number of bands (70
+    // and 37 rows, 6 and 5 runs in the last band), runs of one chunk and of several (2100 elements: 1024
+    // of doubles, 2048 of floats), not a whole number of lines of the band (513), the leaf's runs a line
+    // apart (rank 2) and farther (3 and 6 elements at ranks 3 and 4), one axis or two outside the rows.
     using T = TypeParam;
     using column_major = xt::xarray<T, xt::layout_type::column_major>;
-    for (const sizes& shape : {sizes{70, 513}, sizes{3, 37, 300}, sizes{2, 3, 19, 260}, sizes{2, 257}})
+    for (const sizes& shape :
+         {sizes{70, 513}, sizes{3, 37, 300}, sizes{2, 3, 19, 260}, sizes{2, 257}, sizes{21, 2100}})
     {
         SCOPED_TRACE(shape_text(shape));
         const auto x = random_array<T>(shape, 21);
@@ -192,6 +195,13 @@ TYPED_TEST(traversals, operands_in_the_other_axis_order_match_xtensor_bitwise_in
         EXPECT_TRUE(matches_xtensor<T>(x + z));
         EXPECT_TRUE(matches_xtensor<T>((x - xt::transpose(t)) * c));
         EXPECT_TRUE(matches_xtensor<T>(z * T(2) + xt::transpose(t)));
+        if (shape.size() == 2)
+        {
+            // The runs in reverse order: each run of the leaf one element before the last.
+            using namespace xt::placeholders;
+            EXPECT_TRUE(
+                matches_xtensor<T>(x + xt::strided_view(xt::transpose(t), {xt::range(_, _, -1), xt::all()})));
+        }
 
         // A leaf of another type, converted as it is gathered.
         xt::xarray<int, xt::layout_type::column_major> counts(shape);

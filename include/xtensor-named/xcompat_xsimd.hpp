@@ -131,6 +131,13 @@ namespace xt
                     _mm_sfence();
                 }
 
+                /// Asks for the cache line at `p` ahead of its use: a load that waits on memory holds back
+                /// the loads behind it where the processor cannot see far enough ahead.
+                inline void prefetch_line(const void* p) noexcept
+                {
+                    _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T0);
+                }
+
                 // `a > b ? a : b` and `a < b ? a : b` lane by lane, so `b` where either lane is NaN: the
                 // processor's maxps and minps. xsimd's max and min are those too, but their operands
                 // change places across versions (xsimd 14 passes them swapped), and with them the NaN
@@ -157,6 +164,13 @@ namespace xt
 #undef XTENSOR_NAMED_ORDERED_EXTREMES
 #else
                 inline void stream_fence() noexcept {}
+
+                inline void prefetch_line([[maybe_unused]] const void* p) noexcept
+                {
+#if defined(__GNUC__)
+                    __builtin_prefetch(p);
+#endif
+                }
 #endif
 
                 // The register type appears in casts only: as a template argument (of declval or void_t)

@@ -660,34 +660,24 @@ namespace xt
                 return offsets;
             }
 
-            /// Rows of a band (see runs_in_bands): as many as a cache line holds elements of T, so that a
-            /// band reads whole lines of a leaf in the other axis order.
-            template <class T>
-            inline constexpr std::size_t kernel_band_rows = sizeof(T) < 64 ? 64 / sizeof(T) : 1;
-
-            /// Elements of a band's chunk: the lines a chunk gathers from such a leaf fit in the L1 cache.
-            inline constexpr std::size_t kernel_band_chunk = 256;
-
-            /// Whether the runs of `layout` are taken in bands of rows (run_untiled): a leaf gathered along
-            /// them, each element on a cache line of its own, has its next row's elements on the same lines
-            /// (an operand stored in the other axis order), so that a band's rows reuse the lines a chunk
-            /// read. `count` leaves, operands 1 to `count` of the layout.
+            /// Whether the runs of `layout` are taken in bands of runs (run_untiled): a leaf is stored in
+            /// the other axis order (kernel_reads_across). `count` leaves, operands 1 to `count` of the
+            /// layout.
             template <class T>
             inline bool runs_in_bands(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
                                       std::size_t count) noexcept
             {
-                constexpr kernel_index line = 64;
                 const std::size_t inner = layout.rank() - 1;
-                if (inner == 0 || layout.size(inner) <= kernel_band_chunk || layout.size(inner - 1) < 2)
+                if (inner == 0 || layout.size(inner) <= kernel_band_max_unbanded ||
+                    layout.size(inner - 1) < 2)
                 {
                     return false;
                 }
                 for (std::size_t k = 1; k <= count; ++k)
                 {
                     const kernel_index bytes = leaves[k - 1].element_bytes;
-                    const kernel_index along = layout.stride(inner, k) * bytes;
-                    const kernel_index across = layout.stride(inner - 1, k) * bytes;
-                    if ((along >= line || along <= -line) && across < line && across > -line)
+                    if (kernel_reads_across(layout.stride(inner, k) * bytes,
+                                            layout.stride(inner - 1, k) * bytes))
                     {
                         return true;
                     }
@@ -777,11 +767,11 @@ namespace xt
                 const auto start = first_offsets<L + 1>(layout);
                 kernel_run<T, L> run{};
                 // Elements [first, first + count) of the run at `position`.
-                const auto one_chunk =
-                    [&](const std::array<kernel_index, L + 1>& position, std::size_t first, std::size_t count)
+                const auto one_chunk = [&](const std::array<kernel_index, L + 1>& position, std::size_t first,
+                                           std::size_t count, std::size_t band_row)
                 {
                     O* out_run = out + position[0];
-                    source.prepare(run_starts(leaves, position), first, count, run);
+                    source.prepare(run_starts(leaves, position), first, count, run, band_row);
                     if constexpr (same_type)
                     {
                         if (streaming)
@@ -819,7 +809,7 @@ namespace xt
                 {
                     for (std::size_t first = 0; first < length; first += chunk)
                     {
-                        one_chunk(position, first, std::min(chunk, length - first));
+                        one_chunk(position, first, std::min(chunk, length - first), 0);
                     }
                 };
                 if constexpr (same_type)
@@ -858,12 +848,13 @@ namespace xt
                 }
                 if (runs_in_bands(layout, leaves.data(), L))
                 {
-                    // Each chunk of a band's rows in turn: the lines that a chunk gathers from a leaf
-                    // stored in the other axis order are read from memory for the first row and from the
-                    // L1 cache for the others.
+                    // Each chunk of a band's runs in turn: the lines of a leaf stored in the other axis
+                    // order are read once for all the band's runs. Whole chunks, not chunks small enough
+                    // for a band to stay in the L1 cache: the other leaves and the output are then read and
+                    // written in longer stretches of each run, which was faster.
                     const std::size_t across = inner - 1;
                     const std::size_t rows = layout.size(across);
-                    const std::size_t band_chunk = std::min(chunk, kernel_band_chunk);
+                    source.use_bands(leaf_steps<L>(layout, across));
                     for_each_position(
                         layout, axes_before(across), start,
                         [&](std::array<kernel_index, L + 1> band)
@@ -871,12 +862,14 @@ namespace xt
                             for (std::size_t r = 0; r < rows; r += kernel_band_rows<T>)
                             {
                                 const std::size_t in_band = std::min(kernel_band_rows<T>, rows - r);
-                                for (std::size_t first = 0; first < length; first += band_chunk)
+                                for (std::size_t first = 0; first < length; first += chunk)
                                 {
+                                    const std::size_t count = std::min(chunk, length - first);
+                                    source.gather_band(run_starts(leaves, band), in_band, first, count);
                                     std::array<kernel_index, L + 1> position = band;
                                     for (std::size_t i = 0; i < in_band; ++i)
                                     {
-                                        one_chunk(position, first, std::min(band_chunk, length - first));
+                                        one_chunk(position, first, count, i);
                                         for (std::size_t k = 0; k <= L; ++k)
                                         {
                                             position[k] += layout.stride(across, k);

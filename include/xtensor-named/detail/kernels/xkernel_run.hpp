@@ -50,6 +50,30 @@ namespace xt
             template <class T>
             using kernel_buffer = xt::uvector<T, xsimd::aligned_allocator<T>>;
 
+            /// Runs of a band (kernel_source::gather_band): as many as a cache line holds elements of T, so
+            /// that a band reads whole lines of a leaf stored in the other axis order.
+            template <class T>
+            inline constexpr std::size_t kernel_band_rows = sizeof(T) < 64 ? 64 / sizeof(T) : 1;
+
+            /// Elements from one run of a band to the next in the band's buffer: a chunk and a cache line,
+            /// so that the elements that one line of the leaf gives the runs are not stored in one set of
+            /// the L1 cache (16 runs of floats a chunk apart were, more than the set holds).
+            template <class T>
+            inline constexpr std::size_t kernel_band_stride = kernel_chunk<T> + kernel_band_rows<T>;
+
+            /// The longest runs not taken in bands: the lines that such a run gathers stay in the L1 cache
+            /// until the next run reads them again.
+            inline constexpr std::size_t kernel_band_max_unbanded = 256;
+
+            /// Whether a leaf stepping `along` bytes from one element of a run to the next and `across`
+            /// bytes from one run to the next has each element of a run on a cache line of its own and the
+            /// next run's elements on the same lines: an operand stored in the other axis order.
+            constexpr bool kernel_reads_across(kernel_index along, kernel_index across) noexcept
+            {
+                constexpr kernel_index line = 64;
+                return (along >= line || along <= -line) && across < line && across > -line;
+            }
+
             /// The chunk of a run that needs no buffer: the whole run is one chunk, however long.
             inline constexpr std::size_t kernel_whole_run = std::numeric_limits<std::size_t>::max();
 
@@ -256,9 +280,20 @@ namespace xt
                 std::size_t chunk() const noexcept;
 
                 /// Points `run` at elements [first, first + count) of the run whose leaf k starts at
-                /// `start[k]`.
+                /// `start[k]`; a leaf read in bands (use_bands) at run `band_row` of the band gathered last.
                 void prepare(const std::array<const char*, slots>& start, std::size_t first,
-                             std::size_t count, run_type& run);
+                             std::size_t count, run_type& run, std::size_t band_row = 0);
+
+                /// From here on, reads each leaf of T stored in the other axis order (kernel_reads_across,
+                /// `across[k]` elements from one run to the next) a band of runs at a time, so that each of
+                /// its lines is read once for all the runs of a band, in whole lines.
+                void use_bands(const std::array<kernel_index, slots>& across);
+
+                /// Gathers elements [first, first + count) (at most kernel_chunk) of `rows` runs (at
+                /// most kernel_band_rows) of each leaf read in bands, the first run's leaf k starting at
+                /// `start[k]`.
+                void gather_band(const std::array<const char*, slots>& start, std::size_t rows,
+                                 std::size_t first, std::size_t count);
 
             private:
                 std::array<kernel_index, slots> m_stride;
@@ -268,6 +303,10 @@ namespace xt
                 // A chunk for each gathered leaf, and the converted value of each constant one.
                 kernel_buffer<T> m_buffer;
                 std::array<T, slots> m_constant{};
+                // The band of each leaf read in bands (else null), and its step from one run to the next.
+                std::optional<scratch_buffer> m_bands;
+                std::array<T*, slots> m_band{};
+                std::array<kernel_index, slots> m_across{};
             };
 
             /**
@@ -377,11 +416,17 @@ namespace xt
 
             template <class T, std::size_t L>
             inline void kernel_source<T, L>::prepare(const std::array<const char*, slots>& start,
-                                                     std::size_t first, std::size_t count, run_type& run)
+                                                     std::size_t first, std::size_t count, run_type& run,
+                                                     std::size_t band_row)
             {
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     const kernel_index stride = m_stride[k];
+                    if (m_band[k] != nullptr)
+                    {
+                        run.set_contiguous(k, m_band[k] + band_row * kernel_band_stride<T>);
+                        continue;
+                    }
                     if (m_convert[k] != nullptr)
                     {
                         if (stride == 0)
@@ -420,6 +465,119 @@ namespace xt
                     }
                 }
             }
+
+            template <class T, std::size_t L>
+            inline void kernel_source<T, L>::use_bands(const std::array<kernel_index, slots>& across)
+            {
+                const kernel_index bytes = static_cast<kernel_index>(sizeof(T));
+                std::array<bool, slots> banded{};
+                std::size_t bands = 0;
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    banded[k] = m_convert[k] == nullptr &&
+                                kernel_reads_across(m_stride[k] * bytes, across[k] * bytes);
+                    bands += banded[k] ? 1 : 0;
+                    m_across[k] = across[k];
+                }
+                if (bands == 0)
+                {
+                    return;
+                }
+                const std::size_t band_size = kernel_band_rows<T> * kernel_band_stride<T>;
+                m_bands.emplace(bands * band_size * sizeof(T));
+                T* next = m_bands->data_as<T>();
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    if (banded[k])
+                    {
+                        m_band[k] = next;
+                        next += band_size;
+                    }
+                }
+            }
+
+            /// Copies `count` lines, `along` elements apart from `src`, of `Rows` elements `across` apart
+            /// into `Rows` rows of `band`, kernel_band_stride elements apart: each line is read once.
+            template <std::size_t Rows, class T>
+            inline void gather_lines(const T* src, kernel_index along, kernel_index across, std::size_t count,
+                                     T* band) noexcept
+            {
+                // `Rows` lines at a time, copied whole into a block that is then written out a run at a
+                // time: an element written to each run in turn was slower. Each line is asked for `ahead`
+                // lines before it is read: the block's stores between two lines kept the processor from
+                // reaching the next lines' loads in time.
+                constexpr std::size_t ahead = 32;
+                std::size_t j = 0;
+                for (; j + Rows <= count; j += Rows)
+                {
+                    T block[Rows][Rows];
+                    for (std::size_t q = 0; q < Rows; ++q)
+                    {
+                        const T* line = src + static_cast<kernel_index>(j + q) * along;
+                        if (j + q + ahead < count)
+                        {
+                            simd::prefetch_line(line + static_cast<kernel_index>(ahead) * along);
+                        }
+                        if (across == 1)
+                        {
+                            std::copy(line, line + Rows, block[q]);
+                        }
+                        else
+                        {
+                            for (std::size_t r = 0; r < Rows; ++r)
+                            {
+                                block[q][r] = line[static_cast<kernel_index>(r) * across];
+                            }
+                        }
+                    }
+                    for (std::size_t r = 0; r < Rows; ++r)
+                    {
+                        for (std::size_t q = 0; q < Rows; ++q)
+                        {
+                            band[r * kernel_band_stride<T> + j + q] = block[q][r];
+                        }
+                    }
+                }
+                for (; j < count; ++j)
+                {
+                    const T* line = src + static_cast<kernel_index>(j) * along;
+                    for (std::size_t r = 0; r < Rows; ++r)
+                    {
+                        band[r * kernel_band_stride<T> + j] = line[static_cast<kernel_index>(r) * across];
+                    }
+                }
+            }
+
+            template <class T, std::size_t L>
+            inline void kernel_source<T, L>::gather_band(const std::array<const char*, slots>& start,
+                                                         std::size_t rows, std::size_t first,
+                                                         std::size_t count)
+            {
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    T* band = m_band[k];
+                    if (band == nullptr)
+                    {
+                        continue;
+                    }
+                    const T* src =
+                        reinterpret_cast<const T*>(start[k]) + static_cast<kernel_index>(first) * m_stride[k];
+                    if (rows == kernel_band_rows<T>)
+                    {
+                        gather_lines<kernel_band_rows<T>>(src, m_stride[k], m_across[k], count, band);
+                    }
+                    else
+                    {
+                        // The last band of an axis not a whole number of bands long.
+                        for (std::size_t r = 0; r < rows; ++r)
+                        {
+                            gather_lines<1>(src + static_cast<kernel_index>(r) * m_across[k], m_stride[k], 0,
+                                            count, band + r * kernel_band_stride<T>);
+                        }
+                    }
+                }
+            }
+
             /****************************************
              * kernel_tile_source implementation    *
              ****************************************/
