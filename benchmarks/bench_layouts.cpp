@@ -154,13 +154,15 @@ namespace
         column_major out_column_major;      // (x, y)
         xt::xtensor<double, 2> out;         // (x, y)
         xt::xtensor<double, 2> out_strided; // (x, y / 2): B's even columns
+        xt::xtensor<double, 1> out_columns; // (y)
 
         explicit matrices(const sizes& z)
             : rows(z.rows), columns(z.columns), a(column_major::from_shape({rows, columns})),
               u(vector_of<double>(rows)), b(zeros_of<double, 2>({rows, columns})),
               c_yx(zeros_of<double, 2>({columns, rows})), v(vector_of<double>(strided_columns())),
               out_column_major(a.shape()), out(b.shape()),
-              out_strided(zeros_of<double, 2>({rows, strided_columns()}))
+              out_strided(zeros_of<double, 2>({rows, strided_columns()})),
+              out_columns(zeros_of<double, 1>({columns}))
         {
             // In the order of the logical positions, whatever the layout: numpy's reshape, then its copy
             // into Fortran order, holds the same values.
@@ -543,6 +545,45 @@ namespace
         xn::assign(d.out, xn::name(d.b, {"x", "y"}) + xn::name(d.c_yx, {"y", "x"}));
     }
 
+    /*********************************************************************
+     * i. other_order_sum: sum(B(x, y) * C(y, x), x), C stored (y, x)     *
+     *********************************************************************/
+
+    void other_order_sum_hand(matrices& d)
+    {
+        // In square tiles, as other_order_hand; each column's terms still added in the order of x.
+        constexpr std::size_t tile = 32;
+        const double* b = d.b.data();
+        const double* c = d.c_yx.data();
+        double* out = d.out_columns.data();
+        std::fill(out, out + d.columns, 0.0);
+        for (std::size_t i0 = 0; i0 < d.rows; i0 += tile)
+        {
+            const std::size_t i1 = std::min(i0 + tile, d.rows);
+            for (std::size_t j0 = 0; j0 < d.columns; j0 += tile)
+            {
+                const std::size_t j1 = std::min(j0 + tile, d.columns);
+                for (std::size_t i = i0; i < i1; ++i)
+                {
+                    for (std::size_t j = j0; j < j1; ++j)
+                    {
+                        out[j] += b[i * d.columns + j] * c[j * d.rows + i];
+                    }
+                }
+            }
+        }
+    }
+
+    void other_order_sum_xtensor(matrices& d)
+    {
+        xt::noalias(d.out_columns) = xt::sum(d.b * xt::transpose(d.c_yx), {0});
+    }
+
+    void other_order_sum_named(matrices& d)
+    {
+        xn::assign(d.out_columns, xn::sum(xn::name(d.b, {"x", "y"}) * xn::name(d.c_yx, {"y", "x"}), "x"));
+    }
+
     /*****************************************************
      * j. strided_row: B[:, ::2] * v[y]                   *
      *****************************************************/
@@ -718,6 +759,11 @@ namespace
         return snapshot_of(w.matrices::out);
     }
 
+    snapshot columns_output(workload& w)
+    {
+        return snapshot_of(w.out_columns);
+    }
+
     snapshot strided_output(workload& w)
     {
         return snapshot_of(w.out_strided);
@@ -750,6 +796,7 @@ namespace
     const tolerance few_terms_tolerance{1e-6, 0,
                                         "sums of a few terms, in another order or contracted into fmas"};
     const tolerance f32_sum_tolerance{1e-5, 0, "f32 sums of 1e5 to 1e6 terms in different orders"};
+    const tolerance f64_sum_tolerance{1e-12, 0, "f64 sums of 2000 products, some contracted into fmas"};
     const tolerance softmax_tolerance{1e-6, 0, "exp in two libraries, then a sum of c terms and a division"};
     // x * g + k: the product is below 2.25 and the result below 4 in magnitude. With the product's rounding
     // left out by an fma, the two results differ by half an ulp of the product and one of the result at
@@ -776,6 +823,8 @@ namespace
          on<column_major_column_named>},
         {"other_order", "B(x, y) + C(y, x), f64", exact, matrix_output, on<other_order_hand>,
          on<other_order_xtensor>, on<other_order_named>},
+        {"other_order_sum", "sum(B(x, y) * C(y, x), x), f64", f64_sum_tolerance, columns_output,
+         on<other_order_sum_hand>, on<other_order_sum_xtensor>, on<other_order_sum_named>},
         {"strided_row", "B[:, ::2](x, y) * v[y], f64", exact, strided_output, on<strided_row_hand>,
          on<strided_row_xtensor>, on<strided_row_named>},
         {"rank5_mean", "x - mean(x, d), x (a, b, c, d, e), d short", exact, rank5_output, on<rank5_mean_hand>,

@@ -243,3 +243,31 @@ TYPED_TEST(traversals, folds_match_xtensor_at_every_rank_and_innermost_length)
         }
     }
 }
+
+TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtensor)
+{
+    // A fold along outer axes that keeps a long innermost one, with a leaf stored in the other axis
+    // order: the terms of its innermost level are the runs of a band (fold_runner::choose_band_axis),
+    // folded in order. Levels that are not a whole number of bands (70, 37, 5 terms), runs of one chunk
+    // and of several (2100), one level and two.
+    using T = TypeParam;
+    for (const sizes& shape : {sizes{70, 513}, sizes{21, 2100}, sizes{3, 37, 300}, sizes{5, 257}})
+    {
+        const std::size_t rank = shape.size();
+        const auto x = random_array<T>(shape, 31);
+        sizes reversed(shape.rbegin(), shape.rend());
+        const auto t = random_array<T>(reversed, 32);
+        axes outer(rank - 1);
+        for (std::size_t a = 0; a + 1 < rank; ++a)
+        {
+            outer[a] = a;
+        }
+        for (const axes& over : {axes{rank - 2}, outer})
+        {
+            SCOPED_TRACE(shape_text(shape) + " over " + shape_text(over));
+            EXPECT_TRUE(matches_xtensor<T>(
+                xn::detail::fold_reducer<xn::detail::max_fold>(x * xt::transpose(t), axes(over))));
+            EXPECT_TRUE(sum_within_bound<T>(x - xt::transpose(t), over));
+        }
+    }
+}

@@ -809,7 +809,7 @@ namespace xt
                 {
                     for (std::size_t first = 0; first < length; first += chunk)
                     {
-                        one_chunk(position, first, std::min(chunk, length - first), 0);
+                        one_chunk(position, first, std::min(chunk, length - first), kernel_no_band);
                     }
                 };
                 if constexpr (same_type)
@@ -1198,6 +1198,10 @@ namespace xt
                     {
                         m_tile.emplace(layout, layout.rank() - 2, leaves);
                     }
+                    else
+                    {
+                        choose_band_axis();
+                    }
                 }
 
                 void run()
@@ -1299,6 +1303,29 @@ namespace xt
                     }
                 }
 
+                // The innermost level's axis, where its terms are the runs of a band (as in run_untiled): a
+                // leaf is stored in the other axis order along the kept innermost axis (a sum over x of
+                // B(x, y) * C(y, x)). The terms are folded in the same order.
+                void choose_band_axis()
+                {
+                    if (m_layout.rank() < 2 || m_stages.empty() || m_stages.back().levels.empty() ||
+                        m_kept.empty() || m_kept.back() != m_layout.rank() - 1 ||
+                        m_layout.size(m_layout.rank() - 1) <= kernel_band_max_unbanded)
+                    {
+                        return;
+                    }
+                    const fold_level& level = m_stages.back().levels.back();
+                    if (level.phantom || level.size < 2)
+                    {
+                        return;
+                    }
+                    m_source.use_bands(leaf_steps<L>(m_layout, level.axis));
+                    if (m_source.bands())
+                    {
+                        m_band_axis = level.axis;
+                    }
+                }
+
                 // Folds elements [first, first + count) of Node's runs along `level` from `position` into
                 // dst. Where every leaf is contiguous or constant along the runs, the run is prepared once
                 // and moved from term to term (fold_terms).
@@ -1308,6 +1335,20 @@ namespace xt
                     if (m_source.chunk() != kernel_whole_run)
                     {
                         accumulate_sink<T, Fold> sink{dst};
+                        if (m_band_axis == level.axis && !level.phantom)
+                        {
+                            for (std::size_t i = 0; i < level.size; i += kernel_band_rows<T>)
+                            {
+                                const std::size_t rows = std::min(kernel_band_rows<T>, level.size - i);
+                                m_source.gather_band(run_starts(m_leaves, position), rows, first, count);
+                                for (std::size_t r = 0; r < rows; ++r, step(position, level))
+                                {
+                                    m_source.prepare(run_starts(m_leaves, position), first, count, m_run, r);
+                                    eval_run<Node>(m_run, count, sink);
+                                }
+                            }
+                            return;
+                        }
                         for (std::size_t i = 0; i < level.size; ++i, step(position, level))
                         {
                             point_run(position, first, count);
@@ -1715,6 +1756,8 @@ namespace xt
                 scratch_buffer m_buffers;
                 tiled_fold m_tiled = tiled_fold::none;
                 std::optional<kernel_tile_source<T, L>> m_tile;
+                // The axis whose terms are folded a band at a time (choose_band_axis), if any.
+                std::optional<std::size_t> m_band_axis;
             };
 
             /**

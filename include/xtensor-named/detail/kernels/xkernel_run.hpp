@@ -65,6 +65,9 @@ namespace xt
             /// until the next run reads them again.
             inline constexpr std::size_t kernel_band_max_unbanded = 256;
 
+            /// The band_row of kernel_source::prepare that reads no band.
+            inline constexpr std::size_t kernel_no_band = std::numeric_limits<std::size_t>::max();
+
             /// Whether a leaf stepping `along` bytes from one element of a run to the next and `across`
             /// bytes from one run to the next has each element of a run on a cache line of its own and the
             /// next run's elements on the same lines: an operand stored in the other axis order.
@@ -280,14 +283,19 @@ namespace xt
                 std::size_t chunk() const noexcept;
 
                 /// Points `run` at elements [first, first + count) of the run whose leaf k starts at
-                /// `start[k]`; a leaf read in bands (use_bands) at run `band_row` of the band gathered last.
+                /// `start[k]`; a leaf read in bands (use_bands) at run `band_row` of the band gathered last,
+                /// unless `band_row` is kernel_no_band.
                 void prepare(const std::array<const char*, slots>& start, std::size_t first,
-                             std::size_t count, run_type& run, std::size_t band_row = 0);
+                             std::size_t count, run_type& run, std::size_t band_row = kernel_no_band);
 
-                /// From here on, reads each leaf of T stored in the other axis order (kernel_reads_across,
-                /// `across[k]` elements from one run to the next) a band of runs at a time, so that each of
-                /// its lines is read once for all the runs of a band, in whole lines.
+                /// Reads each leaf of T stored in the other axis order (kernel_reads_across, `across[k]`
+                /// elements from one run to the next) a band of runs at a time, where prepare is given a
+                /// band's run, so that each of its lines is read once for all the runs of a band, in whole
+                /// lines. Whether a leaf is read so: bands().
                 void use_bands(const std::array<kernel_index, slots>& across);
+
+                /// Whether use_bands found a leaf to read in bands.
+                bool bands() const noexcept;
 
                 /// Gathers elements [first, first + count) (at most kernel_chunk) of `rows` runs (at
                 /// most kernel_band_rows) of each leaf read in bands, the first run's leaf k starting at
@@ -422,7 +430,7 @@ namespace xt
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     const kernel_index stride = m_stride[k];
-                    if (m_band[k] != nullptr)
+                    if (m_band[k] != nullptr && band_row != kernel_no_band)
                     {
                         run.set_contiguous(k, m_band[k] + band_row * kernel_band_stride<T>);
                         continue;
@@ -472,6 +480,8 @@ namespace xt
                 const kernel_index bytes = static_cast<kernel_index>(sizeof(T));
                 std::array<bool, slots> banded{};
                 std::size_t bands = 0;
+                m_band = {};
+                m_bands.reset();
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     banded[k] = m_convert[k] == nullptr &&
@@ -494,6 +504,12 @@ namespace xt
                         next += band_size;
                     }
                 }
+            }
+
+            template <class T, std::size_t L>
+            inline bool kernel_source<T, L>::bands() const noexcept
+            {
+                return m_bands.has_value();
             }
 
             /// Copies `count` lines, `along` elements apart from `src`, of `Rows` elements `across` apart
