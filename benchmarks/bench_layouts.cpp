@@ -510,29 +510,38 @@ namespace
      * i. other_order: B(x, y) + C(y, x), C stored (y, x)    *
      ********************************************************/
 
-    void other_order_hand(matrices& d)
+    /// Calls body(i, j) for every position of a rows x columns matrix in square tiles, so that the lines
+    /// of a matrix read down its columns stay in the first-level cache until the tile has used them; i
+    /// in order within each column of a tile.
+    template <class F>
+    void in_square_tiles(std::size_t rows, std::size_t columns, F&& body)
     {
-        // In square tiles, so that the lines of C read down a column stay in the first-level cache until
-        // the tile has used them.
         constexpr std::size_t tile = 32;
-        const double* b = d.b.data();
-        const double* c = d.c_yx.data();
-        double* out = d.out.data();
-        for (std::size_t i0 = 0; i0 < d.rows; i0 += tile)
+        for (std::size_t i0 = 0; i0 < rows; i0 += tile)
         {
-            const std::size_t i1 = std::min(i0 + tile, d.rows);
-            for (std::size_t j0 = 0; j0 < d.columns; j0 += tile)
+            const std::size_t i1 = std::min(i0 + tile, rows);
+            for (std::size_t j0 = 0; j0 < columns; j0 += tile)
             {
-                const std::size_t j1 = std::min(j0 + tile, d.columns);
+                const std::size_t j1 = std::min(j0 + tile, columns);
                 for (std::size_t i = i0; i < i1; ++i)
                 {
                     for (std::size_t j = j0; j < j1; ++j)
                     {
-                        out[i * d.columns + j] = b[i * d.columns + j] + c[j * d.rows + i];
+                        body(i, j);
                     }
                 }
             }
         }
+    }
+
+    void other_order_hand(matrices& d)
+    {
+        const double* b = d.b.data();
+        const double* c = d.c_yx.data();
+        double* out = d.out.data();
+        in_square_tiles(d.rows, d.columns,
+                        [&](std::size_t i, std::size_t j)
+                        { out[i * d.columns + j] = b[i * d.columns + j] + c[j * d.rows + i]; });
     }
 
     void other_order_xtensor(matrices& d)
@@ -551,27 +560,14 @@ namespace
 
     void other_order_sum_hand(matrices& d)
     {
-        // In square tiles, as other_order_hand; each column's terms still added in the order of x.
-        constexpr std::size_t tile = 32;
+        // Each column's terms added in the order of x, as the other implementations add them.
         const double* b = d.b.data();
         const double* c = d.c_yx.data();
         double* out = d.out_columns.data();
         std::fill(out, out + d.columns, 0.0);
-        for (std::size_t i0 = 0; i0 < d.rows; i0 += tile)
-        {
-            const std::size_t i1 = std::min(i0 + tile, d.rows);
-            for (std::size_t j0 = 0; j0 < d.columns; j0 += tile)
-            {
-                const std::size_t j1 = std::min(j0 + tile, d.columns);
-                for (std::size_t i = i0; i < i1; ++i)
-                {
-                    for (std::size_t j = j0; j < j1; ++j)
-                    {
-                        out[j] += b[i * d.columns + j] * c[j * d.rows + i];
-                    }
-                }
-            }
-        }
+        in_square_tiles(d.rows, d.columns,
+                        [&](std::size_t i, std::size_t j)
+                        { out[j] += b[i * d.columns + j] * c[j * d.rows + i]; });
     }
 
     void other_order_sum_xtensor(matrices& d)
