@@ -177,7 +177,7 @@ TYPED_TEST(traversals, elementwise_trees_match_xtensor_bitwise_at_every_rank_and
 TYPED_TEST(traversals, operands_in_the_other_axis_order_match_xtensor_bitwise_in_bands_of_rows)
 {
     // Runs longer than 256 elements with a leaf gathered from the other axis order are taken in bands of
-    // runs (runs_in_bands, kernel_source::gather_band): runs that are not a whole number of bands (70
+    // runs (runs_in_bands, kernel_bands): runs that are not a whole number of bands (70
     // and 37 rows, 6 and 5 runs in the last band), runs of one chunk and of several (2100 elements: 1024
     // of doubles, 2048 of floats), not a whole number of lines of the band (513), the leaf's runs a line
     // apart (rank 2) and farther (3 and 6 elements at ranks 3 and 4), one axis or two outside the rows.
@@ -247,7 +247,7 @@ TYPED_TEST(traversals, folds_match_xtensor_at_every_rank_and_innermost_length)
 TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtensor)
 {
     // A fold along outer axes that keeps a long innermost one, with a leaf stored in the other axis
-    // order: the terms of its innermost level are the runs of a band (fold_runner::choose_band_axis),
+    // order: the terms of its innermost level are the runs of a band (fold_runner::choose_bands),
     // folded in order. Levels that are not a whole number of bands (70, 37, 5 terms), runs of one chunk
     // and of several (2100), one level and two.
     using T = TypeParam;

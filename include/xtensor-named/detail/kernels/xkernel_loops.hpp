@@ -660,24 +660,24 @@ namespace xt
                 return offsets;
             }
 
-            /// Whether the runs of `layout` are taken in bands of runs (run_untiled): a leaf is stored in
-            /// the other axis order (kernel_reads_across). `count` leaves, operands 1 to `count` of the
-            /// layout.
+            /// Whether the runs of `layout`'s innermost axis are taken in bands of runs along `across`
+            /// (kernel_bands): they are long, and a leaf of T is stored in the other axis order
+            /// (kernel_reads_across). `count` leaves, operands 1 to `count` of the layout.
             template <class T>
             inline bool runs_in_bands(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
-                                      std::size_t count) noexcept
+                                      std::size_t count, std::size_t across) noexcept
             {
                 const std::size_t inner = layout.rank() - 1;
-                if (inner == 0 || layout.size(inner) <= kernel_band_max_unbanded ||
-                    layout.size(inner - 1) < 2)
+                if (layout.size(inner) <= kernel_band_max_unbanded || layout.size(across) < 2)
                 {
                     return false;
                 }
                 for (std::size_t k = 1; k <= count; ++k)
                 {
                     const kernel_index bytes = leaves[k - 1].element_bytes;
-                    if (kernel_reads_across(layout.stride(inner, k) * bytes,
-                                            layout.stride(inner - 1, k) * bytes))
+                    if (leaves[k - 1].convert == nullptr &&
+                        kernel_reads_across(layout.stride(inner, k) * bytes,
+                                            layout.stride(across, k) * bytes))
                     {
                         return true;
                     }
@@ -766,12 +766,11 @@ namespace xt
                 const kernel_sizes outer = axes_before(inner);
                 const auto start = first_offsets<L + 1>(layout);
                 kernel_run<T, L> run{};
-                // Elements [first, first + count) of the run at `position`.
-                const auto one_chunk = [&](const std::array<kernel_index, L + 1>& position, std::size_t first,
-                                           std::size_t count, std::size_t band_row)
+                // Elements [first, first + count) of the run at `position`, once `run` is prepared.
+                const auto one_chunk =
+                    [&](const std::array<kernel_index, L + 1>& position, std::size_t first, std::size_t count)
                 {
                     O* out_run = out + position[0];
-                    source.prepare(run_starts(leaves, position), first, count, run, band_row);
                     if constexpr (same_type)
                     {
                         if (streaming)
@@ -809,7 +808,9 @@ namespace xt
                 {
                     for (std::size_t first = 0; first < length; first += chunk)
                     {
-                        one_chunk(position, first, std::min(chunk, length - first), kernel_no_band);
+                        const std::size_t count = std::min(chunk, length - first);
+                        source.prepare(run_starts(leaves, position), first, count, run);
+                        one_chunk(position, first, count);
                     }
                 };
                 if constexpr (same_type)
@@ -846,7 +847,7 @@ namespace xt
                         return;
                     }
                 }
-                if (runs_in_bands(layout, leaves.data(), L))
+                if (inner > 0 && runs_in_bands(layout, leaves.data(), L, inner - 1))
                 {
                     // Each chunk of a band's runs in turn: the lines of a leaf stored in the other axis
                     // order are read once for all the band's runs. Whole chunks, not chunks small enough
@@ -854,7 +855,8 @@ namespace xt
                     // written in longer stretches of each run, which was faster.
                     const std::size_t across = inner - 1;
                     const std::size_t rows = layout.size(across);
-                    source.use_bands(leaf_steps<L>(layout, across));
+                    kernel_bands<T, L> bands(leaves, leaf_steps<L>(layout, inner),
+                                             leaf_steps<L>(layout, across));
                     for_each_position(
                         layout, axes_before(across), start,
                         [&](std::array<kernel_index, L + 1> band)
@@ -865,11 +867,12 @@ namespace xt
                                 for (std::size_t first = 0; first < length; first += chunk)
                                 {
                                     const std::size_t count = std::min(chunk, length - first);
-                                    source.gather_band(run_starts(leaves, band), in_band, first, count);
+                                    bands.gather(run_starts(leaves, band), in_band, first, count);
                                     std::array<kernel_index, L + 1> position = band;
                                     for (std::size_t i = 0; i < in_band; ++i)
                                     {
-                                        one_chunk(position, first, count, i);
+                                        bands.prepare(run_starts(leaves, position), first, count, run, i);
+                                        one_chunk(position, first, count);
                                         for (std::size_t k = 0; k <= L; ++k)
                                         {
                                             position[k] += layout.stride(across, k);
@@ -1200,7 +1203,7 @@ namespace xt
                     }
                     else
                     {
-                        choose_band_axis();
+                        choose_bands();
                     }
                 }
 
@@ -1303,25 +1306,23 @@ namespace xt
                     }
                 }
 
-                // The innermost level's axis, where its terms are the runs of a band (as in run_untiled): a
-                // leaf is stored in the other axis order along the kept innermost axis (a sum over x of
-                // B(x, y) * C(y, x)). The terms are folded in the same order.
-                void choose_band_axis()
+                // Bands along the innermost level's axis, where its terms are the runs of a band (as in
+                // run_untiled): a leaf is stored in the other axis order along the kept innermost axis (a
+                // sum over x of B(x, y) * C(y, x)). The terms are folded in the same order.
+                void choose_bands()
                 {
+                    const std::size_t inner = m_layout.rank() - 1;
                     if (m_layout.rank() < 2 || m_stages.empty() || m_stages.back().levels.empty() ||
-                        m_kept.empty() || m_kept.back() != m_layout.rank() - 1 ||
-                        m_layout.size(m_layout.rank() - 1) <= kernel_band_max_unbanded)
+                        m_kept.empty() || m_kept.back() != inner)
                     {
                         return;
                     }
                     const fold_level& level = m_stages.back().levels.back();
-                    if (level.phantom || level.size < 2)
+                    if (!level.phantom && level.size > 1 &&
+                        runs_in_bands(m_layout, m_leaves.data(), L, level.axis))
                     {
-                        return;
-                    }
-                    m_source.use_bands(leaf_steps<L>(m_layout, level.axis));
-                    if (m_source.bands())
-                    {
+                        m_bands.emplace(m_leaves, leaf_steps<L>(m_layout, inner),
+                                        leaf_steps<L>(m_layout, level.axis));
                         m_band_axis = level.axis;
                     }
                 }
@@ -1335,15 +1336,15 @@ namespace xt
                     if (m_source.chunk() != kernel_whole_run)
                     {
                         accumulate_sink<T, Fold> sink{dst};
-                        if (m_band_axis == level.axis && !level.phantom)
+                        if (m_bands && level.axis == m_band_axis)
                         {
                             for (std::size_t i = 0; i < level.size; i += kernel_band_rows<T>)
                             {
                                 const std::size_t rows = std::min(kernel_band_rows<T>, level.size - i);
-                                m_source.gather_band(run_starts(m_leaves, position), rows, first, count);
+                                m_bands->gather(run_starts(m_leaves, position), rows, first, count);
                                 for (std::size_t r = 0; r < rows; ++r, step(position, level))
                                 {
-                                    m_source.prepare(run_starts(m_leaves, position), first, count, m_run, r);
+                                    m_bands->prepare(run_starts(m_leaves, position), first, count, m_run, r);
                                     eval_run<Node>(m_run, count, sink);
                                 }
                             }
@@ -1756,8 +1757,9 @@ namespace xt
                 scratch_buffer m_buffers;
                 tiled_fold m_tiled = tiled_fold::none;
                 std::optional<kernel_tile_source<T, L>> m_tile;
-                // The axis whose terms are folded a band at a time (choose_band_axis), if any.
-                std::optional<std::size_t> m_band_axis;
+                // The bands of the axis whose terms are folded a band at a time (choose_bands), if any.
+                std::optional<kernel_bands<T, L>> m_bands;
+                std::size_t m_band_axis = 0;
             };
 
             /**

@@ -13,6 +13,7 @@
 // and how the kernels load them: a leaf constant along the run (stride 0) is one splatted register, a
 // contiguous one is loaded batch by batch, any other stride is first gathered into a buffer.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -50,7 +51,7 @@ namespace xt
             template <class T>
             using kernel_buffer = xt::uvector<T, xsimd::aligned_allocator<T>>;
 
-            /// Runs of a band (kernel_source::gather_band): as many as a cache line holds elements of T, so
+            /// Runs of a band (kernel_bands): as many as a cache line holds elements of T, so
             /// that a band reads whole lines of a leaf stored in the other axis order.
             template <class T>
             inline constexpr std::size_t kernel_band_rows = sizeof(T) < 64 ? 64 / sizeof(T) : 1;
@@ -64,9 +65,6 @@ namespace xt
             /// The longest runs not taken in bands: the lines that such a run gathers stay in the L1 cache
             /// until the next run reads them again.
             inline constexpr std::size_t kernel_band_max_unbanded = 256;
-
-            /// The band_row of kernel_source::prepare that reads no band.
-            inline constexpr std::size_t kernel_no_band = std::numeric_limits<std::size_t>::max();
 
             /// Whether a leaf stepping `along` bytes from one element of a run to the next and `across`
             /// bytes from one run to the next has each element of a run on a cache line of its own and the
@@ -283,25 +281,9 @@ namespace xt
                 std::size_t chunk() const noexcept;
 
                 /// Points `run` at elements [first, first + count) of the run whose leaf k starts at
-                /// `start[k]`; a leaf read in bands (use_bands) at run `band_row` of the band gathered last,
-                /// unless `band_row` is kernel_no_band.
-                void prepare(const std::array<const char*, slots>& start, std::size_t first,
-                             std::size_t count, run_type& run, std::size_t band_row = kernel_no_band);
-
-                /// Reads each leaf of T stored in the other axis order (kernel_reads_across, `across[k]`
-                /// elements from one run to the next) a band of runs at a time, where prepare is given a
-                /// band's run, so that each of its lines is read once for all the runs of a band, in whole
-                /// lines. Whether a leaf is read so: bands().
-                void use_bands(const std::array<kernel_index, slots>& across);
-
-                /// Whether use_bands found a leaf to read in bands.
-                bool bands() const noexcept;
-
-                /// Gathers elements [first, first + count) (at most kernel_chunk) of `rows` runs (at
-                /// most kernel_band_rows) of each leaf read in bands, the first run's leaf k starting at
                 /// `start[k]`.
-                void gather_band(const std::array<const char*, slots>& start, std::size_t rows,
-                                 std::size_t first, std::size_t count);
+                void prepare(const std::array<const char*, slots>& start, std::size_t first,
+                             std::size_t count, run_type& run);
 
             private:
                 std::array<kernel_index, slots> m_stride;
@@ -311,10 +293,56 @@ namespace xt
                 // A chunk for each gathered leaf, and the converted value of each constant one.
                 kernel_buffer<T> m_buffer;
                 std::array<T, slots> m_constant{};
-                // The band of each leaf read in bands (else null), and its step from one run to the next.
-                std::optional<scratch_buffer> m_bands;
-                std::array<T*, slots> m_band{};
+            };
+
+            /**
+             * Reads each leaf of T stored in the other axis order (kernel_reads_across) a band of runs at
+             * a time, so that each of its lines is read once, whole, for all the runs of a band: the
+             * lines are gathered into one buffer run per run of the band (gather), and a band's run reads
+             * them from there (prepare); the other leaves are read by a kernel_source of their own, to
+             * which the banded leaves are constant. Built only where runs_in_bands says so, so that other
+             * evaluations carry none of it.
+             */
+            template <class T, std::size_t L>
+            class kernel_bands
+            {
+            public:
+                static constexpr std::size_t slots = L == 0 ? 1 : L;
+                using run_type = kernel_run<T, L>;
+
+                /// Leaf k steps `along[k]` elements from one element of a run to the next and `across[k]`
+                /// from one run to the next.
+                kernel_bands(const kernel_leaves<T, L>& leaves, const std::array<kernel_index, slots>& along,
+                             const std::array<kernel_index, slots>& across);
+
+                /// Gathers elements [first, first + count) (at most kernel_chunk) of `rows` runs (at
+                /// most kernel_band_rows) of each leaf read in bands, the first run's leaf k starting at
+                /// `start[k]`.
+                void gather(const std::array<const char*, slots>& start, std::size_t rows, std::size_t first,
+                            std::size_t count);
+
+                /// kernel_source::prepare for run `row` of the band gathered last.
+                void prepare(const std::array<const char*, slots>& start, std::size_t first,
+                             std::size_t count, run_type& run, std::size_t row);
+
+            private:
+                // Whether each leaf is read in bands.
+                static std::array<bool, slots> banded(const kernel_leaves<T, L>& leaves,
+                                                      const std::array<kernel_index, slots>& along,
+                                                      const std::array<kernel_index, slots>& across) noexcept;
+
+                // `along`, but 0 for the leaves read in bands.
+                static std::array<kernel_index, slots>
+                rest_strides(const std::array<bool, slots>& banded,
+                             std::array<kernel_index, slots> along) noexcept;
+
+                std::array<bool, slots> m_banded;
+                kernel_source<T, L> m_rest;
+                std::array<kernel_index, slots> m_along{};
                 std::array<kernel_index, slots> m_across{};
+                // The buffer runs of each leaf read in bands, else null.
+                std::array<T*, slots> m_band{};
+                std::optional<scratch_buffer> m_buffer;
             };
 
             /**
@@ -424,17 +452,11 @@ namespace xt
 
             template <class T, std::size_t L>
             inline void kernel_source<T, L>::prepare(const std::array<const char*, slots>& start,
-                                                     std::size_t first, std::size_t count, run_type& run,
-                                                     std::size_t band_row)
+                                                     std::size_t first, std::size_t count, run_type& run)
             {
                 for (std::size_t k = 0; k < L; ++k)
                 {
                     const kernel_index stride = m_stride[k];
-                    if (m_band[k] != nullptr && band_row != kernel_no_band)
-                    {
-                        run.set_contiguous(k, m_band[k] + band_row * kernel_band_stride<T>);
-                        continue;
-                    }
                     if (m_convert[k] != nullptr)
                     {
                         if (stride == 0)
@@ -474,31 +496,53 @@ namespace xt
                 }
             }
 
+            /******************************
+             * kernel_bands implementation *
+             ******************************/
+
             template <class T, std::size_t L>
-            inline void kernel_source<T, L>::use_bands(const std::array<kernel_index, slots>& across)
+            inline std::array<bool, kernel_bands<T, L>::slots>
+            kernel_bands<T, L>::banded(const kernel_leaves<T, L>& leaves,
+                                       const std::array<kernel_index, slots>& along,
+                                       const std::array<kernel_index, slots>& across) noexcept
             {
                 const kernel_index bytes = static_cast<kernel_index>(sizeof(T));
                 std::array<bool, slots> banded{};
-                std::size_t bands = 0;
-                m_band = {};
-                m_bands.reset();
                 for (std::size_t k = 0; k < L; ++k)
                 {
-                    banded[k] = m_convert[k] == nullptr &&
-                                kernel_reads_across(m_stride[k] * bytes, across[k] * bytes);
-                    bands += banded[k] ? 1 : 0;
-                    m_across[k] = across[k];
+                    banded[k] = leaves[k].convert == nullptr &&
+                                kernel_reads_across(along[k] * bytes, across[k] * bytes);
                 }
-                if (bands == 0)
+                return banded;
+            }
+
+            template <class T, std::size_t L>
+            inline std::array<kernel_index, kernel_bands<T, L>::slots>
+            kernel_bands<T, L>::rest_strides(const std::array<bool, slots>& banded,
+                                             std::array<kernel_index, slots> along) noexcept
+            {
+                for (std::size_t k = 0; k < L; ++k)
                 {
-                    return;
+                    along[k] = banded[k] ? 0 : along[k];
                 }
+                return along;
+            }
+
+            template <class T, std::size_t L>
+            inline kernel_bands<T, L>::kernel_bands(const kernel_leaves<T, L>& leaves,
+                                                    const std::array<kernel_index, slots>& along,
+                                                    const std::array<kernel_index, slots>& across)
+                : m_banded(banded(leaves, along, across)), m_rest(rest_strides(m_banded, along), leaves),
+                  m_along(along), m_across(across)
+            {
+                const std::size_t bands =
+                    static_cast<std::size_t>(std::count(m_banded.begin(), m_banded.end(), true));
                 const std::size_t band_size = kernel_band_rows<T> * kernel_band_stride<T>;
-                m_bands.emplace(bands * band_size * sizeof(T));
-                T* next = m_bands->data_as<T>();
+                m_buffer.emplace(bands * band_size * sizeof(T));
+                T* next = m_buffer->data_as<T>();
                 for (std::size_t k = 0; k < L; ++k)
                 {
-                    if (banded[k])
+                    if (m_banded[k])
                     {
                         m_band[k] = next;
                         next += band_size;
@@ -507,9 +551,18 @@ namespace xt
             }
 
             template <class T, std::size_t L>
-            inline bool kernel_source<T, L>::bands() const noexcept
+            inline void kernel_bands<T, L>::prepare(const std::array<const char*, slots>& start,
+                                                    std::size_t first, std::size_t count, run_type& run,
+                                                    std::size_t row)
             {
-                return m_bands.has_value();
+                m_rest.prepare(start, first, count, run);
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    if (m_band[k] != nullptr)
+                    {
+                        run.set_contiguous(k, m_band[k] + row * kernel_band_stride<T>);
+                    }
+                }
             }
 
             /// Copies `count` lines, `along` elements apart from `src`, of `Rows` elements `across` apart
@@ -565,9 +618,8 @@ namespace xt
             }
 
             template <class T, std::size_t L>
-            inline void kernel_source<T, L>::gather_band(const std::array<const char*, slots>& start,
-                                                         std::size_t rows, std::size_t first,
-                                                         std::size_t count)
+            inline void kernel_bands<T, L>::gather(const std::array<const char*, slots>& start,
+                                                   std::size_t rows, std::size_t first, std::size_t count)
             {
                 for (std::size_t k = 0; k < L; ++k)
                 {
@@ -577,17 +629,17 @@ namespace xt
                         continue;
                     }
                     const T* src =
-                        reinterpret_cast<const T*>(start[k]) + static_cast<kernel_index>(first) * m_stride[k];
+                        reinterpret_cast<const T*>(start[k]) + static_cast<kernel_index>(first) * m_along[k];
                     if (rows == kernel_band_rows<T>)
                     {
-                        gather_lines<kernel_band_rows<T>>(src, m_stride[k], m_across[k], count, band);
+                        gather_lines<kernel_band_rows<T>>(src, m_along[k], m_across[k], count, band);
                     }
                     else
                     {
                         // The last band of an axis not a whole number of bands long.
                         for (std::size_t r = 0; r < rows; ++r)
                         {
-                            gather_lines<1>(src + static_cast<kernel_index>(r) * m_across[k], m_stride[k], 0,
+                            gather_lines<1>(src + static_cast<kernel_index>(r) * m_across[k], m_along[k], 0,
                                             count, band + r * kernel_band_stride<T>);
                         }
                     }
