@@ -155,6 +155,7 @@ namespace
         xt::xtensor<double, 2> out;         // (x, y)
         xt::xtensor<double, 2> out_strided; // (x, y / 2): B's even columns
         xt::xtensor<double, 1> out_columns; // (y)
+        xt::xtensor<double, 1> out_rows;    // (x)
 
         explicit matrices(const sizes& z)
             : rows(z.rows), columns(z.columns), a(column_major::from_shape({rows, columns})),
@@ -162,7 +163,7 @@ namespace
               c_yx(zeros_of<double, 2>({columns, rows})), v(vector_of<double>(strided_columns())),
               out_column_major(a.shape()), out(b.shape()),
               out_strided(zeros_of<double, 2>({rows, strided_columns()})),
-              out_columns(zeros_of<double, 1>({columns}))
+              out_columns(zeros_of<double, 1>({columns})), out_rows(zeros_of<double, 1>({rows}))
         {
             // In the order of the logical positions, whatever the layout: numpy's reshape, then its copy
             // into Fortran order, holds the same values.
@@ -580,6 +581,38 @@ namespace
         xn::assign(d.out_columns, xn::sum(xn::name(d.b, {"x", "y"}) * xn::name(d.c_yx, {"y", "x"}), "x"));
     }
 
+    /***********************************************************************
+     * i. other_order_sum_y: sum(B(x, y) * C(y, x), y), C stored (y, x)     *
+     ***********************************************************************/
+
+    void other_order_sum_y_hand(matrices& d)
+    {
+        // Each row's terms added in the order of y, C read down its columns: the lines a row reads stay
+        // in the second-level cache for the next rows.
+        const double* b = d.b.data();
+        const double* c = d.c_yx.data();
+        double* out = d.out_rows.data();
+        for (std::size_t i = 0; i < d.rows; ++i)
+        {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < d.columns; ++j)
+            {
+                sum += b[i * d.columns + j] * c[j * d.rows + i];
+            }
+            out[i] = sum;
+        }
+    }
+
+    void other_order_sum_y_xtensor(matrices& d)
+    {
+        xt::noalias(d.out_rows) = xt::sum(d.b * xt::transpose(d.c_yx), {1});
+    }
+
+    void other_order_sum_y_named(matrices& d)
+    {
+        xn::assign(d.out_rows, xn::sum(xn::name(d.b, {"x", "y"}) * xn::name(d.c_yx, {"y", "x"}), "y"));
+    }
+
     /*****************************************************
      * j. strided_row: B[:, ::2] * v[y]                   *
      *****************************************************/
@@ -760,6 +793,11 @@ namespace
         return snapshot_of(w.out_columns);
     }
 
+    snapshot rows_output(workload& w)
+    {
+        return snapshot_of(w.out_rows);
+    }
+
     snapshot strided_output(workload& w)
     {
         return snapshot_of(w.out_strided);
@@ -821,6 +859,8 @@ namespace
          on<other_order_xtensor>, on<other_order_named>},
         {"other_order_sum", "sum(B(x, y) * C(y, x), x), f64", f64_sum_tolerance, columns_output,
          on<other_order_sum_hand>, on<other_order_sum_xtensor>, on<other_order_sum_named>},
+        {"other_order_sum_y", "sum(B(x, y) * C(y, x), y), f64", f64_sum_tolerance, rows_output,
+         on<other_order_sum_y_hand>, on<other_order_sum_y_xtensor>, on<other_order_sum_y_named>},
         {"strided_row", "B[:, ::2](x, y) * v[y], f64", exact, strided_output, on<strided_row_hand>,
          on<strided_row_xtensor>, on<strided_row_named>},
         {"rank5_mean", "x - mean(x, d), x (a, b, c, d, e), d short", exact, rank5_output, on<rank5_mean_hand>,

@@ -36,8 +36,8 @@ SIZES = {
 }
 
 CASES = ["points_offset", "points_distance", "points_centroid", "nhwc_normalize", "nhwc_sum_c", "nhwc_channel_max",
-         "nhwc_softmax", "column_major_column", "other_order", "other_order_sum", "strided_row", "rank5_mean",
-         "rank6_scale"]
+         "nhwc_softmax", "column_major_column", "other_order", "other_order_sum", "other_order_sum_y", "strided_row",
+         "rank5_mean", "rank6_scale"]
 
 # (rtol, atol) against the float64 reference, as bench_pipelines.py reads them. The f32 cases round once or
 # twice per element, near 0 where a difference or a sum of terms of both signs cancels (the atol); f32 sums
@@ -54,6 +54,7 @@ TOLERANCE = {
     "column_major_column": (0.0, 0.0),
     "other_order": (0.0, 0.0),
     "other_order_sum": (1e-12, 0.0),
+    "other_order_sum_y": (1e-12, 0.0),
     "strided_row": (0.0, 0.0),
     "rank5_mean": (1e-6, 2.5e-7),
     "rank6_scale": (1e-6, 5e-7),
@@ -121,6 +122,8 @@ def reference(case, d):
         return f["B"] + f["C_yx"].T
     if case == "other_order_sum":
         return (f["B"] * f["C_yx"].T).sum(axis=0)
+    if case == "other_order_sum_y":
+        return (f["B"] * f["C_yx"].T).sum(axis=1)
     if case == "strided_row":
         return f["B"][:, ::2] * f["v"]
     if case == "rank5_mean":
@@ -188,6 +191,9 @@ def numpy_case(case, d):
     if case == "other_order_sum":
         out = np.empty(B.shape[1], dtype=B.dtype)
         return (lambda: np.sum(B * C_yx.T, axis=0, out=out)), out
+    if case == "other_order_sum_y":
+        out = np.empty(B.shape[0], dtype=B.dtype)
+        return (lambda: np.sum(B * C_yx.T, axis=1, out=out)), out
     if case == "strided_row":
         out = np.empty((B.shape[0], v.shape[0]), dtype=B.dtype)
         return (lambda: np.multiply(B[:, ::2], v, out=out)), out
@@ -262,6 +268,9 @@ def torch_case(case, d, torch):
     if case == "other_order_sum":
         out = torch.empty(B.shape[1], dtype=B.dtype)
         return (lambda: torch.sum(B * C_yx.T, dim=0, out=out)), out, None
+    if case == "other_order_sum_y":
+        out = torch.empty(B.shape[0], dtype=B.dtype)
+        return (lambda: torch.sum(B * C_yx.T, dim=1, out=out)), out, None
     if case == "strided_row":
         out = torch.empty((B.shape[0], v.shape[0]), dtype=B.dtype)
         return (lambda: torch.mul(B[:, ::2], v, out=out)), out, None

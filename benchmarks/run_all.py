@@ -469,6 +469,7 @@ LAYOUTS = [("points_offset", "(p - c[xyz]) * w[n], p (n, xyz)"),
            ("column_major_column", "A(x, y) + u[x], A and the output column-major, f64"),
            ("other_order", "B(x, y) + C(y, x), f64"),
            ("other_order_sum", "sum(B(x, y) * C(y, x), x), f64"),
+           ("other_order_sum_y", "sum(B(x, y) * C(y, x), y), f64"),
            ("strided_row", "B[:, ::2](x, y) * v[y], f64"),
            ("rank5_mean", "x - mean(x, d), x (a, b, c, d, e), d short"),
            ("rank6_scale", "x * g[c] + k[e], x (a, b, c, d, e, f), b, c, e short")]
