@@ -619,9 +619,10 @@ channels last), a column-major matrix, an operand stored in the other axis order
 ranks 5 and 6 with short axes between long ones. `bench_layouts.cpp` times each case as
 `bench_pipelines.cpp` does (the same protocol, in one process and in random interleaved order, into
 preallocated outputs): a loop written by hand over raw pointers (the floor; the transposed operand read in
-tiles of 32 × 32), xtensor's own evaluation of the plain expression (`xt::noalias(out) = ...`, a
-reduction that feeds an operation evaluated first into a buffer), and xtensor-named (`xn::assign(out,
-named expression)`, the expression built in the timed loop). xtensor's values are the reference: the hand
+tiles of 32 × 32, or down its columns for a sum along its lines), xtensor's own evaluation of the plain
+expression (`xt::noalias(out) = ...`, a reduction that feeds an operation evaluated first into a
+buffer), and xtensor-named (`xn::assign(out, named expression)`, the expression built in the timed
+loop). xtensor's values are the reference: the hand
 loop and xtensor-named are checked against them before anything is timed. `bench_layouts.py` times numpy
 ({p['numpy']}) and PyTorch ({p['torch']}, one thread, inference mode) on the same shapes, memory orders
 and data, with `out=` where the API has it, checked against a float64 reference. The two programs run in
