@@ -1357,9 +1357,11 @@ namespace xt
                     return !level.phantom && level.axis + 1 == m_layout.rank();
                 }
 
-                // The results of the kept axes, the last one a band at a time: each chunk of a band's runs
-                // gathered once, then folded run by run into each result's own chains, chunk after chunk
-                // as stage_scalar folds them.
+                // The results of the kept axes, the last one two bands at a time: each chunk of a band's
+                // runs gathered once, then folded run by run into each result's own chains, chunk after
+                // chunk as stage_scalar folds them. The two bands' gathers of a chunk, one after the other,
+                // read the two halves of a pair of lines of the leaf, which the processor fetches together:
+                // a band at a time, the second half had left the caches before the next band came for it.
                 void fold_results_in_bands(const position_type& start)
                 {
                     const std::size_t inner = m_layout.rank() - 1;
@@ -1367,31 +1369,37 @@ namespace xt
                     const std::size_t results = m_layout.size(m_band_axis);
                     const std::size_t chunk = m_source.chunk();
                     const fold_stage<T>& stage = m_stages[0];
-                    std::array<lane_fold_sink<T, Fold>, kernel_band_rows<T>> sinks;
+                    constexpr std::size_t group = 2 * kernel_band_rows<T>;
+                    std::array<lane_fold_sink<T, Fold>, group> sinks;
                     for_each_position(
                         m_layout, kernel_sizes(m_kept.begin(), m_kept.end() - 1), start,
-                        [&](position_type band)
+                        [&](position_type at)
                         {
-                            for (std::size_t i = 0; i < results; i += kernel_band_rows<T>)
+                            for (std::size_t g = 0; g < results; g += group)
                             {
-                                const std::size_t rows = std::min(kernel_band_rows<T>, results - i);
+                                const std::size_t in_group = std::min(group, results - g);
                                 sinks.fill(lane_fold_sink<T, Fold>{});
                                 for (std::size_t first = 0; first < length; first += chunk)
                                 {
                                     const std::size_t count = std::min(chunk, length - first);
-                                    m_bands->gather(run_starts(m_leaves, band), rows, first, count);
-                                    position_type position = band;
-                                    for (std::size_t r = 0; r < rows; ++r, step_along(position, m_band_axis))
+                                    position_type position = at;
+                                    for (std::size_t i = 0; i < in_group; i += kernel_band_rows<T>)
                                     {
-                                        m_bands->prepare(run_starts(m_leaves, position), first, count, m_run,
-                                                         r);
-                                        eval_run<Node>(m_run, count, sinks[r]);
+                                        const std::size_t rows = std::min(kernel_band_rows<T>, in_group - i);
+                                        m_bands->gather(run_starts(m_leaves, position), rows, first, count);
+                                        for (std::size_t r = 0; r < rows;
+                                             ++r, step_along(position, m_band_axis))
+                                        {
+                                            m_bands->prepare(run_starts(m_leaves, position), first, count,
+                                                             m_run, r);
+                                            eval_run<Node>(m_run, count, sinks[i + r]);
+                                        }
                                     }
                                 }
-                                for (std::size_t r = 0; r < rows; ++r, step_along(band, m_band_axis))
+                                for (std::size_t r = 0; r < in_group; ++r, step_along(at, m_band_axis))
                                 {
                                     const T result = sinks[r].total(stage.init);
-                                    m_out[band[0]] =
+                                    m_out[at[0]] =
                                         stage.has_initial ? Fold::combine(stage.initial, result) : result;
                                 }
                             }
