@@ -274,11 +274,11 @@ TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtens
 
 TYPED_TEST(traversals, folds_along_an_operand_in_the_other_axis_order_match_a_contiguous_copy)
 {
-    // A fold along a long innermost axis of a leaf stored in the other axis order: the results of the last
-    // kept axis are the folds of a band's runs (fold_runner::choose_bands), each folded chunk after chunk
-    // into chains of its own. Over a contiguous copy of the leaf each run is folded where it lies, into
-    // the same chains: the same bits. Results that are not a whole number of bands (70, 37, 5, 9), runs
-    // of one chunk and of several (2100), one kept axis and two.
+    // A fold along a long innermost axis of a leaf stored in the other axis order: each result's run is
+    // gathered chunk by chunk and folded into the chains of its own. Over a contiguous copy of the leaf
+    // each run is folded where it lies, into the same chains: the same bits, whatever the traversal.
+    // Results that are not a whole number of bands (70, 37, 5, 9), runs of one chunk and of several
+    // (2100), one kept axis and two.
     using T = TypeParam;
     for (const sizes& shape :
          {sizes{70, 513}, sizes{21, 2100}, sizes{3, 37, 300}, sizes{5, 257}, sizes{9, 4, 600}})
