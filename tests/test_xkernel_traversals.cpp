@@ -201,6 +201,9 @@ TYPED_TEST(traversals, operands_in_the_other_axis_order_match_xtensor_bitwise_in
             using namespace xt::placeholders;
             EXPECT_TRUE(
                 matches_xtensor<T>(x + xt::strided_view(xt::transpose(t), {xt::range(_, _, -1), xt::all()})));
+            // The first run three elements into a line: a shorter first band (kernel_bands::rows_to_line).
+            EXPECT_TRUE(matches_xtensor<T>(xt::strided_view(x, {xt::range(3, _), xt::all()}) +
+                                           xt::strided_view(xt::transpose(t), {xt::range(3, _), xt::all()})));
         }
 
         // A leaf of another type, converted as it is gathered.
@@ -268,6 +271,15 @@ TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtens
             EXPECT_TRUE(matches_xtensor<T>(
                 xn::detail::fold_reducer<xn::detail::max_fold>(x * xt::transpose(t), axes(over))));
             EXPECT_TRUE(sum_within_bound<T>(x - xt::transpose(t), over));
+        }
+        if (rank == 2)
+        {
+            // The first term three elements into a line: a shorter first band (kernel_bands::rows_to_line).
+            using namespace xt::placeholders;
+            const auto tail = xt::strided_view(x, {xt::range(3, _), xt::all()}) *
+                              xt::strided_view(xt::transpose(t), {xt::range(3, _), xt::all()});
+            EXPECT_TRUE(matches_xtensor<T>(xn::detail::fold_reducer<xn::detail::max_fold>(tail, axes{0})));
+            EXPECT_TRUE(sum_within_bound<T>(tail, axes{0}));
         }
     }
 }

@@ -861,9 +861,12 @@ namespace xt
                         layout, axes_before(across), start,
                         [&](std::array<kernel_index, L + 1> band)
                         {
-                            for (std::size_t r = 0; r < rows; r += kernel_band_rows<T>)
+                            std::size_t in_band = 0;
+                            for (std::size_t r = 0; r < rows; r += in_band)
                             {
-                                const std::size_t in_band = std::min(kernel_band_rows<T>, rows - r);
+                                in_band = std::min(r == 0 ? bands.rows_to_line(run_starts(leaves, band))
+                                                          : kernel_band_rows<T>,
+                                                   rows - r);
                                 for (std::size_t first = 0; first < length; first += chunk)
                                 {
                                     const std::size_t count = std::min(chunk, length - first);
@@ -1338,9 +1341,12 @@ namespace xt
                         accumulate_sink<T, Fold> sink{dst};
                         if (m_bands && level.axis == m_band_axis)
                         {
-                            for (std::size_t i = 0; i < level.size; i += kernel_band_rows<T>)
+                            std::size_t rows = 0;
+                            for (std::size_t i = 0; i < level.size; i += rows)
                             {
-                                const std::size_t rows = std::min(kernel_band_rows<T>, level.size - i);
+                                rows = std::min(i == 0 ? m_bands->rows_to_line(run_starts(m_leaves, position))
+                                                       : kernel_band_rows<T>,
+                                                level.size - i);
                                 m_bands->gather(run_starts(m_leaves, position), rows, first, count);
                                 for (std::size_t r = 0; r < rows; ++r, step(position, level))
                                 {

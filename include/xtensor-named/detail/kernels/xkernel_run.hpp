@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -315,6 +316,11 @@ namespace xt
                 kernel_bands(const kernel_leaves<T, L>& leaves, const std::array<kernel_index, slots>& along,
                              const std::array<kernel_index, slots>& across);
 
+                /// How many runs the band from the run whose leaf k starts at `start[k]` takes: as many as
+                /// reach the next line of the first leaf read in bands (at most kernel_band_rows), so that
+                /// the bands after it read whole lines, wherever a thread's part begins.
+                std::size_t rows_to_line(const std::array<const char*, slots>& start) const noexcept;
+
                 /// Gathers elements [first, first + count) (at most kernel_chunk) of `rows` runs (at
                 /// most kernel_band_rows) of each leaf read in bands, the first run's leaf k starting at
                 /// `start[k]`.
@@ -548,6 +554,21 @@ namespace xt
                         next += band_size;
                     }
                 }
+            }
+
+            template <class T, std::size_t L>
+            inline std::size_t
+            kernel_bands<T, L>::rows_to_line(const std::array<const char*, slots>& start) const noexcept
+            {
+                for (std::size_t k = 0; k < L; ++k)
+                {
+                    if (m_band[k] != nullptr && m_across[k] == 1)
+                    {
+                        const auto address = reinterpret_cast<std::uintptr_t>(start[k]) / sizeof(T);
+                        return kernel_band_rows<T> - address % kernel_band_rows<T>;
+                    }
+                }
+                return kernel_band_rows<T>;
             }
 
             template <class T, std::size_t L>
