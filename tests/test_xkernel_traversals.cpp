@@ -286,11 +286,12 @@ TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtens
 
 TYPED_TEST(traversals, folds_along_an_operand_in_the_other_axis_order_match_a_contiguous_copy)
 {
-    // A fold along a long innermost axis of a leaf stored in the other axis order: each result's run is
-    // gathered chunk by chunk and folded into the chains of its own. Over a contiguous copy of the leaf
-    // each run is folded where it lies, into the same chains: the same bits, whatever the traversal.
-    // Results that are not a whole number of bands (70, 37, 5, 9), runs of one chunk and of several
-    // (2100), one kept axis and two.
+    // A fold along a long innermost axis of a leaf stored in the other axis order: the results of the
+    // last kept axis are the folds of a band's runs, two bands at a time (fold_runner::choose_bands),
+    // each folded chunk after chunk into chains of its own. Over a contiguous copy of the leaf each run
+    // is folded where it lies, into the same chains: the same bits. Results that are not a whole number
+    // of groups nor of bands (70, 37, 5, 9), runs of one chunk and of several (2100), one kept axis and
+    // two, and results whose first run starts three elements into a line (a shorter first group).
     using T = TypeParam;
     for (const sizes& shape :
          {sizes{70, 513}, sizes{21, 2100}, sizes{3, 37, 300}, sizes{5, 257}, sizes{9, 4, 600}})
@@ -307,5 +308,16 @@ TYPED_TEST(traversals, folds_along_an_operand_in_the_other_axis_order_match_a_co
         EXPECT_TRUE(sum_within_bound<T>(x * xt::transpose(t), over));
         EXPECT_TRUE(same_bits(kernel_value<T>(xt::sum(x * xt::transpose(t), over)),
                               kernel_value<T>(xt::sum(x * copy, over))));
+        if (rank == 2)
+        {
+            using namespace xt::placeholders;
+            const auto x_tail = xt::strided_view(x, {xt::range(3, _), xt::all()});
+            const auto t_tail = xt::strided_view(xt::transpose(t), {xt::range(3, _), xt::all()});
+            const xt::xarray<T> copy_tail = t_tail;
+            EXPECT_TRUE(
+                matches_xtensor<T>(xn::detail::fold_reducer<xn::detail::max_fold>(x_tail * t_tail, over)));
+            EXPECT_TRUE(same_bits(kernel_value<T>(xt::sum(x_tail * t_tail, over)),
+                                  kernel_value<T>(xt::sum(x_tail * copy_tail, over))));
+        }
     }
 }

@@ -1224,6 +1224,11 @@ namespace xt
                         return;
                     }
                     const std::size_t inner = m_layout.rank() - 1;
+                    if (m_bands && !m_kept.empty() && m_kept.back() == m_band_axis)
+                    {
+                        fold_results_in_bands(start);
+                        return;
+                    }
                     if (m_kept.empty() || m_kept.back() != inner)
                     {
                         for_each_position(m_layout, m_kept, start,
@@ -1299,35 +1304,114 @@ namespace xt
 
                 void step(position_type& position, const fold_level& level) const noexcept
                 {
-                    if (level.phantom)
+                    if (!level.phantom)
                     {
-                        return;
-                    }
-                    for (std::size_t k = 0; k <= L; ++k)
-                    {
-                        position[k] += m_layout.stride(level.axis, k);
+                        step_along(position, level.axis);
                     }
                 }
 
-                // Bands along the innermost level's axis, where its terms are the runs of a band (as in
-                // run_untiled): a leaf is stored in the other axis order along the kept innermost axis (a
-                // sum over x of B(x, y) * C(y, x)). The terms are folded in the same order.
+                void step_along(position_type& position, std::size_t axis) const noexcept
+                {
+                    for (std::size_t k = 0; k <= L; ++k)
+                    {
+                        position[k] += m_layout.stride(axis, k);
+                    }
+                }
+
+                // Bands of runs (as in run_untiled) where a leaf is stored in the other axis order across
+                // them: along the innermost level's axis, whose terms are then the runs of a band (a sum
+                // over x of B(x, y) * C(y, x)), or along the last kept axis, whose results are then the
+                // folds of a band's runs (the same sum over y). The values are folded in the same order.
                 void choose_bands()
                 {
                     const std::size_t inner = m_layout.rank() - 1;
                     if (m_layout.rank() < 2 || m_stages.empty() || m_stages.back().levels.empty() ||
-                        m_kept.empty() || m_kept.back() != inner)
+                        m_kept.empty())
                     {
                         return;
                     }
                     const fold_level& level = m_stages.back().levels.back();
-                    if (!level.phantom && level.size > 1 &&
-                        runs_in_bands(m_layout, m_leaves.data(), L, level.axis))
+                    std::size_t across = inner;
+                    if (m_kept.back() == inner && !level.phantom && level.size > 1)
+                    {
+                        across = level.axis;
+                    }
+                    else if (folds_runs_alone())
+                    {
+                        across = m_kept.back();
+                    }
+                    if (across != inner && runs_in_bands(m_layout, m_leaves.data(), L, across))
                     {
                         m_bands.emplace(m_leaves, leaf_steps<L>(m_layout, inner),
-                                        leaf_steps<L>(m_layout, level.axis));
-                        m_band_axis = level.axis;
+                                        leaf_steps<L>(m_layout, across));
+                        m_band_axis = across;
                     }
+                }
+
+                // Whether each result is the fold of one run along the innermost axis: one stage of one
+                // level, that axis, from the tree's values.
+                bool folds_runs_alone() const noexcept
+                {
+                    if (m_stages.size() != 1 || m_stages[0].empty_input || m_stages[0].levels.size() != 1)
+                    {
+                        return false;
+                    }
+                    const fold_level& level = m_stages[0].levels[0];
+                    return !level.phantom && level.axis + 1 == m_layout.rank();
+                }
+
+                // The results of the kept axes, the last one two bands at a time: each chunk of a band's
+                // runs gathered once, then folded run by run into each result's own chains, chunk after
+                // chunk as stage_scalar folds them. The two bands' gathers of a chunk, one after the other,
+                // read the two halves of a pair of lines of the leaf, which the processor fetches together:
+                // a band at a time, the second half had left the caches before the next band came for it.
+                void fold_results_in_bands(const position_type& start)
+                {
+                    const std::size_t inner = m_layout.rank() - 1;
+                    const std::size_t length = m_layout.size(inner);
+                    const std::size_t results = m_layout.size(m_band_axis);
+                    const std::size_t chunk = m_source.chunk();
+                    const fold_stage<T>& stage = m_stages[0];
+                    constexpr std::size_t group = 2 * kernel_band_rows<T>;
+                    std::array<lane_fold_sink<T, Fold>, group> sinks;
+                    for_each_position(
+                        m_layout, kernel_sizes(m_kept.begin(), m_kept.end() - 1), start,
+                        [&](position_type at)
+                        {
+                            // A first group up to the leaf's next line, where a thread's part begins
+                            // within one: the groups after it read whole lines.
+                            const std::size_t lead = m_bands->rows_to_line(run_starts(m_leaves, at));
+                            std::size_t in_group = 0;
+                            for (std::size_t g = 0; g < results; g += in_group)
+                            {
+                                in_group = std::min(g == 0 && lead < kernel_band_rows<T> ? lead : group,
+                                                    results - g);
+                                sinks.fill(lane_fold_sink<T, Fold>{});
+                                for (std::size_t first = 0; first < length; first += chunk)
+                                {
+                                    const std::size_t count = std::min(chunk, length - first);
+                                    position_type position = at;
+                                    for (std::size_t i = 0; i < in_group; i += kernel_band_rows<T>)
+                                    {
+                                        const std::size_t rows = std::min(kernel_band_rows<T>, in_group - i);
+                                        m_bands->gather(run_starts(m_leaves, position), rows, first, count);
+                                        for (std::size_t r = 0; r < rows;
+                                             ++r, step_along(position, m_band_axis))
+                                        {
+                                            m_bands->prepare(run_starts(m_leaves, position), first, count,
+                                                             m_run, r);
+                                            eval_run<Node>(m_run, count, sinks[i + r]);
+                                        }
+                                    }
+                                }
+                                for (std::size_t r = 0; r < in_group; ++r, step_along(at, m_band_axis))
+                                {
+                                    const T result = sinks[r].total(stage.init);
+                                    m_out[at[0]] =
+                                        stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                                }
+                            }
+                        });
                 }
 
                 // Folds elements [first, first + count) of Node's runs along `level` from `position` into
