@@ -290,11 +290,13 @@ TYPED_TEST(traversals, folds_along_an_operand_in_the_other_axis_order_match_a_co
     // last kept axis are the folds of a band's runs, two bands at a time (fold_runner::choose_bands),
     // each folded chunk after chunk into chains of its own. Over a contiguous copy of the leaf each run
     // is folded where it lies, into the same chains: the same bits. Results that are not a whole number
-    // of groups nor of bands (70, 37, 5, 9), runs of one chunk and of several (2100), one kept axis and
-    // two, and results whose first run starts three elements into a line (a shorter first group).
+    // of groups nor of bands (48, 9, 61, 13), runs of one chunk and of several (2100), one kept axis and
+    // two, and results whose first run starts three elements into a line (a shorter first group). The
+    // leaf's runs a whole number of lines apart (64, 16, 144 and 72 elements), where the results are taken
+    // in bands, and not (70, 5), where each is folded on its own.
     using T = TypeParam;
-    for (const sizes& shape :
-         {sizes{70, 513}, sizes{21, 2100}, sizes{3, 37, 300}, sizes{5, 257}, sizes{9, 4, 600}})
+    for (const sizes& shape : {sizes{64, 513}, sizes{16, 2100}, sizes{3, 48, 300}, sizes{9, 8, 600},
+                               sizes{70, 513}, sizes{5, 257}})
     {
         const std::size_t rank = shape.size();
         const auto x = random_array<T>(shape, 41);

@@ -1336,7 +1336,7 @@ namespace xt
                     {
                         across = level.axis;
                     }
-                    else if (folds_runs_alone())
+                    else if (folds_runs_alone() && runs_start_alike())
                     {
                         across = m_kept.back();
                     }
@@ -1346,6 +1346,25 @@ namespace xt
                                         leaf_steps<L>(m_layout, across));
                         m_band_axis = across;
                     }
+                }
+
+                // Whether each leaf that steps a line or more along the innermost axis steps a whole
+                // number of lines, so that a band that starts on a line of its first element does so on
+                // every other: results in bands over a leaf whose lines start anywhere read partial lines,
+                // slower than each result on its own (benchmarks/README.md, An operand in the other axis
+                // order).
+                bool runs_start_alike() const noexcept
+                {
+                    const std::size_t inner = m_layout.rank() - 1;
+                    for (std::size_t k = 0; k < L; ++k)
+                    {
+                        const kernel_index step = m_layout.stride(inner, k + 1) * m_leaves[k].element_bytes;
+                        if ((step >= 64 || step <= -64) && step % 64 != 0)
+                        {
+                            return false;
+                        }
+                    }
+                    return true;
                 }
 
                 // Whether each result is the fold of one run along the innermost axis: one stage of one
