@@ -1866,7 +1866,8 @@ namespace xt
                 scratch_buffer m_buffers;
                 tiled_fold m_tiled = tiled_fold::none;
                 std::optional<kernel_tile_source<T, L>> m_tile;
-                // The bands of the axis whose terms are folded a band at a time (choose_bands), if any.
+                // The bands that choose_bands chose, if any, along m_band_axis: the innermost level's axis
+                // (its terms a band at a time) or the last kept axis (its results).
                 std::optional<kernel_bands<T, L>> m_bands;
                 std::size_t m_band_axis = 0;
             };
