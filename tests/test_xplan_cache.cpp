@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +25,15 @@ namespace
 {
     using cache_type = xn::detail::plan_cache<std::string, 2>;
 
+    /// The operands among `args` as the cache sees them (each of these shapes is pointed at).
+    template <class... A>
+    xn::detail::operand_refs<xn::detail::array_count_v<A...>> refs(const A&... args)
+    {
+        xn::detail::shape_copies<A...> none;
+        static_assert(std::tuple_size<decltype(none)>::value == 0, "these shapes are pointed at");
+        return xn::detail::refs_of(none, args...);
+    }
+
     const xt::xtensor<double, 2> grid = {{1., 2., 3.}, {4., 5., 6.}};
     const xt::xtensor<double, 1> row = {10., 20., 30.};
     const xt::xtensor<double, 1> column = {100., 200.};
@@ -33,26 +44,26 @@ TEST(plan_cache, finds_a_plan_only_for_operands_of_the_same_dims_and_shapes)
     cache_type cache;
     const auto a = xn::name(grid, {"i", "j"});
     const auto v = xn::name(row, {"j"});
-    EXPECT_EQ(cache.find(a, v), nullptr);
-    cache.keep("a + v", a, v);
-    ASSERT_NE(cache.find(a, v), nullptr);
-    EXPECT_EQ(*cache.find(a, v), "a + v");
+    EXPECT_EQ(cache.find(refs(a, v)), nullptr);
+    cache.keep("a + v", refs(a, v));
+    ASSERT_NE(cache.find(refs(a, v)), nullptr);
+    EXPECT_EQ(*cache.find(refs(a, v)), "a + v");
     // Other arrays of the same dims and shapes share the plan; scalars do not count.
     const xt::xtensor<double, 2> other_grid = grid * 2.;
-    ASSERT_NE(cache.find(xn::name(other_grid, {"i", "j"}), 3., v), nullptr);
+    ASSERT_NE(cache.find(refs(xn::name(other_grid, {"i", "j"}), 3., v)), nullptr);
 
-    EXPECT_EQ(cache.find(v, a), nullptr);
-    EXPECT_EQ(cache.find(xn::name(grid, {"i", "k"}), v), nullptr);
-    EXPECT_EQ(cache.find(a, xn::name(row, {"k"})), nullptr);
+    EXPECT_EQ(cache.find(refs(v, a)), nullptr);
+    EXPECT_EQ(cache.find(refs(xn::name(grid, {"i", "k"}), v)), nullptr);
+    EXPECT_EQ(cache.find(refs(a, xn::name(row, {"k"}))), nullptr);
     const xt::xtensor<double, 1> longer_row = {1., 2., 3., 4.};
-    EXPECT_EQ(cache.find(a, xn::name(longer_row, {"j"})), nullptr);
+    EXPECT_EQ(cache.find(refs(a, xn::name(longer_row, {"j"}))), nullptr);
     // A plain expression has the dims (?, ...): not those of a named operand of the same shape.
-    EXPECT_EQ(cache.find(a, row), nullptr);
-    cache.keep("a + plain", a, row);
-    ASSERT_NE(cache.find(a, row), nullptr);
-    EXPECT_EQ(*cache.find(a, row), "a + plain");
-    EXPECT_EQ(*cache.find(a, v), "a + v");
-    EXPECT_EQ(cache.find(a, xn::name(row, {"?"})), nullptr);
+    EXPECT_EQ(cache.find(refs(a, row)), nullptr);
+    cache.keep("a + plain", refs(a, row));
+    ASSERT_NE(cache.find(refs(a, row)), nullptr);
+    EXPECT_EQ(*cache.find(refs(a, row)), "a + plain");
+    EXPECT_EQ(*cache.find(refs(a, v)), "a + v");
+    EXPECT_EQ(cache.find(refs(a, xn::name(row, {"?"}))), nullptr);
 }
 
 TEST(plan_cache, replaces_the_oldest_plan_when_full)
@@ -66,16 +77,46 @@ TEST(plan_cache, replaces_the_oldest_plan_when_full)
     }
     for (std::size_t k = 0; k < rows.size(); ++k)
     {
-        cache.keep(std::to_string(k), a, xn::name(rows[k], {"j"}));
+        cache.keep(std::to_string(k), refs(a, xn::name(rows[k], {"j"})));
     }
     EXPECT_EQ(cache.size(), cache_type::capacity);
-    EXPECT_EQ(cache.find(a, xn::name(rows[0], {"j"})), nullptr);
-    EXPECT_EQ(cache.find(a, xn::name(rows[1], {"j"})), nullptr);
+    EXPECT_EQ(cache.find(refs(a, xn::name(rows[0], {"j"}))), nullptr);
+    EXPECT_EQ(cache.find(refs(a, xn::name(rows[1], {"j"}))), nullptr);
     for (std::size_t k = 2; k < rows.size(); ++k)
     {
-        const std::string* plan = cache.find(a, xn::name(rows[k], {"j"}));
+        const std::string* plan = cache.find(refs(a, xn::name(rows[k], {"j"})));
         ASSERT_NE(plan, nullptr) << "operand " << k;
         EXPECT_EQ(*plan, std::to_string(k));
+    }
+}
+
+// A shape of other integers than std::size_t (an adaptor over a shape of int) is copied for the plan, and
+// the plan is kept under its sizes all the same.
+TEST(plan_cache, an_operand_whose_shape_holds_other_integers_shares_plans_by_its_sizes)
+{
+    std::vector<double> data = {1., 2., 3., 4., 5., 6.};
+    const std::vector<int> shape = {2, 3};
+    const auto adapted = xt::adapt(data.data(), data.size(), xt::no_ownership(), shape);
+    const auto a = xn::name(adapted, {"i", "j"});
+    const auto v = xn::name(row, {"j"});
+    xn::detail::shape_copies<decltype(a), decltype(v)> copies;
+    ASSERT_EQ(copies.size(), 1u);
+    const auto seen = xn::detail::refs_of(copies, a, v);
+    ASSERT_EQ(seen[0].rank, 2u);
+    EXPECT_EQ(seen[0].sizes[0], 2u);
+    EXPECT_EQ(seen[0].sizes[1], 3u);
+
+    cache_type cache;
+    cache.keep("a + v", seen);
+    ASSERT_NE(cache.find(refs(xn::name(grid, {"i", "j"}), v)), nullptr);
+    EXPECT_EQ(*cache.find(refs(xn::name(grid, {"i", "j"}), v)), "a + v");
+
+    for (int round = 0; round < 2; ++round)
+    {
+        const auto sum = xn::eval(a + v);
+        EXPECT_EQ(sum.dims(), xn::dims({"i", "j"}));
+        const xt::xtensor<double, 2> expected = {{11., 22., 33.}, {14., 25., 36.}};
+        EXPECT_EQ(sum.expression(), expected);
     }
 }
 

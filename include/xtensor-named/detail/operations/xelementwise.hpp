@@ -31,6 +31,7 @@
 #include "../expression/xaligned_view.hpp"
 #include "xlabel_alignment.hpp"
 #include "xoperand_kinds.hpp"
+#include "xoperand_refs.hpp"
 #include "xplan_cache.hpp"
 
 namespace xt
@@ -101,9 +102,14 @@ namespace xt
 
             /// Plans an operation on `operands` (two or more with axes) under `S`, and combines their dims
             /// and labels into the result's.
-            template <class S, class... A>
-            planned_operation<array_count_v<A...>> plan_operation(std::string_view operation,
-                                                                  const A&... operands);
+            template <class S, std::size_t N>
+            planned_operation<N> plan_operation(std::string_view operation, const operand_refs<N>& operands);
+
+            /// plan_operation under a built-in `S`, for unlabelled operands: the plan this thread keeps
+            /// for their dims and sizes, made and kept the first time.
+            template <class S, std::size_t N>
+            const planned_operation<N>& kept_plan(std::string_view operation,
+                                                  const operand_refs<N>& operands);
 
             /// Plans two or more operands under `S`, left to right, each plan checked against real sizes.
             template <class S, std::size_t N>
@@ -114,13 +120,9 @@ namespace xt
             template <class A>
             named::dims dims_of(const A& a);
 
-            /// Plans the array operands among `args` under `S` (plan_operands).
-            template <class S, class... A>
-            elementwise_plan<array_count_v<A...>> plan_array_operands(std::string_view operation,
-                                                                      const A&... args);
-
-            template <class A>
-            const axes_metadata* metadata_of(const A& a) noexcept;
+            /// Plans the operands of `refs` under `S` (plan_operands).
+            template <class S, std::size_t N>
+            elementwise_plan<N> plan_refs(std::string_view operation, const operand_refs<N>& refs);
 
             /// The xtensor expression of a named operand (forwarded), or the operand itself.
             template <class A>
@@ -213,23 +215,16 @@ namespace xt
                 }
             }
 
-            /// Describes the array operands among `args` in `into`, in order: shape and dims ("?"
-            /// throughout for a plain expression). The shapes are written into the storage `into` has.
-            template <std::size_t N, class... A>
-            inline void describe_operands(std::array<operand, N>& into, const A&... args)
+            /// Describes the operands of `refs` in `into`, in order: shape and dims ("?" throughout for a
+            /// plain expression). The shapes are written into the storage `into` has.
+            template <std::size_t N>
+            inline void describe_operands(std::array<operand, N>& into, const operand_refs<N>& refs)
             {
-                std::size_t k = 0;
-                (
-                    [&]
-                    {
-                        if constexpr (is_array_operand_v<A>)
-                        {
-                            operand& described = into[k++];
-                            overwrite_sizes(described.shape, args.shape());
-                            described.names = dims_of(args);
-                        }
-                    }(),
-                    ...);
+                for (std::size_t k = 0; k < N; ++k)
+                {
+                    overwrite_sizes(into[k].shape, refs[k]);
+                    into[k].names = refs[k].names();
+                }
             }
 
             /// The operands that built-in strategies see on this thread, kept from one plan to the next so
@@ -242,15 +237,13 @@ namespace xt
                 return operands;
             }
 
-            template <class S, class... A>
-            inline elementwise_plan<array_count_v<A...>> plan_array_operands(std::string_view operation,
-                                                                             const A&... args)
+            template <class S, std::size_t N>
+            inline elementwise_plan<N> plan_refs(std::string_view operation, const operand_refs<N>& refs)
             {
-                constexpr std::size_t N = array_count_v<A...>;
                 if constexpr (builtin_strategy<S>::value)
                 {
                     std::array<operand, N>& operands = thread_operands<N>();
-                    describe_operands(operands, args...);
+                    describe_operands(operands, refs);
                     auto how = plan_operands<S>(operation, operands);
                     // The names go with the operation; the shapes' storage stays for the next one.
                     for (operand& described : operands)
@@ -263,21 +256,8 @@ namespace xt
                 {
                     // A user's strategy may plan operations of its own from inside its plan.
                     std::array<operand, N> operands;
-                    describe_operands(operands, args...);
+                    describe_operands(operands, refs);
                     return plan_operands<S>(operation, operands);
-                }
-            }
-
-            template <class A>
-            inline const axes_metadata* metadata_of(const A& a) noexcept
-            {
-                if constexpr (is_named_expression_v<A>)
-                {
-                    return &a.metadata();
-                }
-                else
-                {
-                    return nullptr;
                 }
             }
 
@@ -346,21 +326,15 @@ namespace xt
                 return make(aligned_argument(std::get<I>(std::move(args)), how, positions[I])...);
             }
 
-            /// The metadata of each array operand among `args`, in order (nullptr for a plain expression).
-            template <class... A>
-            inline std::array<const axes_metadata*, array_count_v<A...>> metadata_list(const A&... args)
+            /// The metadata of each operand of `refs`, in order (nullptr for a plain expression).
+            template <std::size_t N>
+            inline std::array<const axes_metadata*, N> metadata_list(const operand_refs<N>& refs) noexcept
             {
-                std::array<const axes_metadata*, array_count_v<A...>> result{};
-                std::size_t k = 0;
-                (
-                    [&]
-                    {
-                        if constexpr (is_array_operand_v<A>)
-                        {
-                            result[k++] = metadata_of(args);
-                        }
-                    }(),
-                    ...);
+                std::array<const axes_metadata*, N> result{};
+                for (std::size_t k = 0; k < N; ++k)
+                {
+                    result[k] = refs[k].metadata;
+                }
                 return result;
             }
 
@@ -382,14 +356,27 @@ namespace xt
                 }
             }
 
-            template <class S, class... A>
-            inline planned_operation<array_count_v<A...>> plan_operation(std::string_view operation,
-                                                                         const A&... operands)
+            template <class S, std::size_t N>
+            inline planned_operation<N> plan_operation(std::string_view operation,
+                                                       const operand_refs<N>& operands)
             {
-                auto how = plan_array_operands<S>(operation, operands...);
+                auto how = plan_refs<S>(operation, operands);
                 axes_metadata metadata =
-                    combine_axes(operation, how.names, how.shape, metadata_list(operands...), how.from);
-                return planned_operation<array_count_v<A...>>{std::move(how), std::move(metadata)};
+                    combine_axes(operation, how.names, how.shape, metadata_list(operands), how.from);
+                return planned_operation<N>{std::move(how), std::move(metadata)};
+            }
+
+            template <class S, std::size_t N>
+            inline const planned_operation<N>& kept_plan(std::string_view operation,
+                                                         const operand_refs<N>& operands)
+            {
+                auto& cache = thread_plan_cache<S, planned_operation<N>, N>();
+                const planned_operation<N>* plan = cache.find(operands);
+                if (plan == nullptr)
+                {
+                    plan = &cache.keep(plan_operation<S>(operation, operands), operands);
+                }
+                return *plan;
             }
 
             template <class S, class F, class... A>
@@ -436,23 +423,19 @@ namespace xt
                             return xnamed<decltype(expression()), S>(built_in_place, expression,
                                                                      std::move(metadata));
                         };
+                        shape_copies<std::decay_t<decltype(operands)>...> copies;
+                        const auto refs = refs_of(copies, operands...);
                         // A loop body builds the same operation again and again: its plan is kept.
                         if constexpr (builtin_strategy<S>::value)
                         {
-                            if (!any_labels(operands...))
+                            if (!any_labelled(refs))
                             {
-                                constexpr std::size_t n = array_count_v<A...>;
-                                auto& cache = thread_plan_cache<S, planned_operation<n>, n>();
-                                const planned_operation<n>* plan = cache.find(operands...);
-                                if (plan == nullptr)
-                                {
-                                    plan =
-                                        &cache.keep(plan_operation<S>(operation, operands...), operands...);
-                                }
-                                return build(plan->how, plan->metadata);
+                                const planned_operation<array_count_v<A...>>& plan =
+                                    kept_plan<S>(operation, refs);
+                                return build(plan.how, plan.metadata);
                             }
                         }
-                        auto plan = plan_operation<S>(operation, operands...);
+                        auto plan = plan_operation<S>(operation, refs);
                         return build(plan.how, std::move(plan.metadata));
                     };
                     return std::apply(planned,
@@ -481,9 +464,11 @@ namespace xt
                 {
                     using AA = decltype(aligned_a);
                     using AB = decltype(aligned_b);
-                    const auto how = plan_array_operands<S>(operation, aligned_a, aligned_b);
+                    shape_copies<std::decay_t<AA>, std::decay_t<AB>> copies;
+                    const auto refs = refs_of(copies, aligned_a, aligned_b);
+                    const auto how = plan_refs<S>(operation, refs);
                     // Both views show the result's axes, and so the labels both operands bring to them.
-                    const auto both = metadata_list(aligned_a, aligned_b);
+                    const auto both = metadata_list(refs);
                     auto metadata_a = combine_axes(operation, how.names, how.shape, both, how.from);
                     auto metadata_b = metadata_a;
                     // An lvalue is seen through a read-only view: its elements appear more than once.

@@ -25,7 +25,7 @@
 #include "../../xdims.hpp"
 #include "../../xnamed_expression.hpp"
 #include "../expression/xaligned_view.hpp"
-#include "xoperand_kinds.hpp"
+#include "xoperand_refs.hpp"
 
 namespace xt
 {
@@ -43,14 +43,11 @@ namespace xt
             public:
                 static constexpr std::size_t capacity = 8;
 
-                /// The plan made for array operands of the dims and shapes of `args` (scalars are
-                /// skipped), or nullptr.
-                template <class... A>
-                const Plan* find(const A&... args) const;
+                /// The plan made for operands of the dims and shapes of `refs`, or nullptr.
+                const Plan* find(const operand_refs<N>& refs) const;
 
-                /// Keeps `plan` for array operands of the dims and shapes of `args`, and returns it.
-                template <class... A>
-                const Plan& keep(Plan plan, const A&... args);
+                /// Keeps `plan` for operands of the dims and shapes of `refs`, and returns it.
+                const Plan& keep(Plan plan, const operand_refs<N>& refs);
 
                 std::size_t size() const noexcept;
 
@@ -70,11 +67,7 @@ namespace xt
                     Plan plan;
                 };
 
-                template <class A>
-                static bool matches(const operand_key& key, const A& a);
-
-                template <class... A>
-                static bool matches_all(const std::array<operand_key, N>& key, const A&... args);
+                static bool matches(const std::array<operand_key, N>& key, const operand_refs<N>& refs);
 
                 std::vector<entry> m_entries;
                 std::size_t m_oldest = 0;
@@ -89,52 +82,31 @@ namespace xt
              *******************************/
 
             template <class Plan, std::size_t N>
-            template <class A>
-            inline bool plan_cache<Plan, N>::matches(const operand_key& key, const A& a)
+            inline bool plan_cache<Plan, N>::matches(const std::array<operand_key, N>& key,
+                                                     const operand_refs<N>& refs)
             {
-                const auto& shape = a.shape();
-                if (!std::equal(key.shape.begin(), key.shape.end(), shape.begin(), shape.end()))
+                for (std::size_t k = 0; k < N; ++k)
                 {
-                    return false;
-                }
-                if constexpr (is_named_expression_v<A>)
-                {
-                    return key.named && key.names == a.dims();
-                }
-                else
-                {
-                    return !key.named;
-                }
-            }
-
-            template <class Plan, std::size_t N>
-            template <class... A>
-            inline bool plan_cache<Plan, N>::matches_all(const std::array<operand_key, N>& key,
-                                                         const A&... args)
-            {
-                std::size_t k = 0;
-                bool same = true;
-                (
-                    [&]
+                    const operand_ref& ref = refs[k];
+                    if (!std::equal(key[k].shape.begin(), key[k].shape.end(), ref.begin(), ref.end()))
                     {
-                        if constexpr (is_array_operand_v<A>)
-                        {
-                            same = same && matches(key[k], args);
-                            ++k;
-                        }
-                    }(),
-                    ...);
-                return same;
+                        return false;
+                    }
+                    if (ref.metadata != nullptr ? !(key[k].named && key[k].names == ref.metadata->names)
+                                                : key[k].named)
+                    {
+                        return false;
+                    }
+                }
+                return true;
             }
 
             template <class Plan, std::size_t N>
-            template <class... A>
-            inline const Plan* plan_cache<Plan, N>::find(const A&... args) const
+            inline const Plan* plan_cache<Plan, N>::find(const operand_refs<N>& refs) const
             {
-                static_assert(array_count_v<A...> == N, "plan_cache: one key per array operand");
                 for (const entry& e : m_entries)
                 {
-                    if (matches_all(e.key, args...))
+                    if (matches(e.key, refs))
                     {
                         return &e.plan;
                     }
@@ -143,28 +115,19 @@ namespace xt
             }
 
             template <class Plan, std::size_t N>
-            template <class... A>
-            inline const Plan& plan_cache<Plan, N>::keep(Plan plan, const A&... args)
+            inline const Plan& plan_cache<Plan, N>::keep(Plan plan, const operand_refs<N>& refs)
             {
-                static_assert(array_count_v<A...> == N, "plan_cache: one key per array operand");
                 entry fresh{{}, std::move(plan)};
-                std::size_t k = 0;
-                (
-                    [&]
+                for (std::size_t k = 0; k < N; ++k)
+                {
+                    operand_key& key = fresh.key[k];
+                    key.shape.assign(refs[k].begin(), refs[k].end());
+                    if (refs[k].metadata != nullptr)
                     {
-                        if constexpr (is_array_operand_v<A>)
-                        {
-                            operand_key& key = fresh.key[k++];
-                            const auto& shape = args.shape();
-                            key.shape.assign(shape.begin(), shape.end());
-                            if constexpr (is_named_expression_v<A>)
-                            {
-                                key.named = true;
-                                key.names = args.dims();
-                            }
-                        }
-                    }(),
-                    ...);
+                        key.named = true;
+                        key.names = refs[k].metadata->names;
+                    }
+                }
                 if (m_entries.empty())
                 {
                     // Once per thread and kind of operation: a later plan moves in without an allocation.
