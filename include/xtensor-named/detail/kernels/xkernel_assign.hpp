@@ -139,8 +139,17 @@ namespace xt
                 }
             };
 
+            template <class T, class Fold, std::size_t L>
+            class kernel_fold_job;
+
             template <class T, class E>
             class kernel_reduction_job;
+
+            /// A shared kernel_reduction_job of `E`, seen as its kernel_fold_job.
+            template <class T, class E>
+            using kernel_fold_job_ptr =
+                std::shared_ptr<const kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
+                                                      kernel_reduction<T, std::decay_t<E>>::node::leaves>>;
 
             /// What a block of rows evaluated with the reducers' rows that it reads should move at most:
             /// well within the second-level cache, where the rows stay between the reducers and the tree.
@@ -331,32 +340,7 @@ namespace xt
                                        : std::make_shared<const kernel_reduction_job<value_type, R>>(reducer);
                         if (job && job->covered())
                         {
-                            const kernel_sizes& shape = job->shape();
-                            temporary->resize(
-                                typename xt::xarray<value_type>::shape_type(shape.begin(), shape.end()));
-                            pending_reduction pending;
-                            pending.rows = shape.empty() ? 0 : shape[0];
-                            // Read right-aligned: its rows are the layout's where the ranks are equal.
-                            pending.aligned = job->runs_by_rows() && shape.size() == m_layout.rank() &&
-                                              pending.rows == m_layout.size(0);
-                            pending.input_bytes = job->input_bytes();
-                            pending.reads =
-                                [job](const void* data, std::size_t element_bytes, const memory_span& span)
-                            { return job->reads(data, element_bytes, span); };
-                            // The temporary's shape is fixed: its rows' length is taken once.
-                            const std::size_t row_elements =
-                                temporary->dimension() == 0 || temporary->shape()[0] == 0
-                                    ? 0
-                                    : temporary->size() / temporary->shape()[0];
-                            pending.compute = [job, temporary, row_elements](std::size_t first,
-                                                                             std::size_t last) {
-                                job->run(temporary->data() + first * row_elements, temporary->strides(),
-                                         first, last);
-                            };
-                            pending.visit = [job](const deferred_visitor& visit)
-                            { job->visit_deferred(visit); };
-                            m_pending.push_back(std::move(pending));
-                            add_temporary(std::move(temporary));
+                            defer(kernel_fold_job_ptr<value_type, R>(std::move(job)), std::move(temporary));
                             return;
                         }
                     }
@@ -369,6 +353,35 @@ namespace xt
                         compute_deferred_operands(reducer);
                         assign_by_xtensor(*temporary, reducer, short_path);
                     }
+                    add_temporary(std::move(temporary));
+                }
+
+                /// Makes `temporary` ready for `job`'s result, which compute_reductions, compute_rows or
+                /// run_by_blocks fill: compiled once per element type, fold and leaf count.
+                template <class V, class Fold, std::size_t L>
+                void defer(std::shared_ptr<const kernel_fold_job<V, Fold, L>> job,
+                           std::shared_ptr<xt::xarray<V>> temporary)
+                {
+                    const kernel_sizes& shape = job->shape();
+                    temporary->resize(typename xt::xarray<V>::shape_type(shape.begin(), shape.end()));
+                    pending_reduction pending;
+                    pending.rows = shape.empty() ? 0 : shape[0];
+                    // Read right-aligned: its rows are the layout's where the ranks are equal.
+                    pending.aligned = job->runs_by_rows() && shape.size() == m_layout.rank() &&
+                                      pending.rows == m_layout.size(0);
+                    pending.input_bytes = job->input_bytes();
+                    pending.reads =
+                        [job](const void* data, std::size_t element_bytes, const memory_span& span)
+                    { return job->reads(data, element_bytes, span); };
+                    // The temporary's shape is fixed: its rows' length is taken once.
+                    const std::size_t row_elements = temporary->dimension() == 0 || temporary->shape()[0] == 0
+                                                         ? 0
+                                                         : temporary->size() / temporary->shape()[0];
+                    pending.compute = [job, temporary, row_elements](std::size_t first, std::size_t last) {
+                        job->run(temporary->data() + first * row_elements, temporary->strides(), first, last);
+                    };
+                    pending.visit = [job](const deferred_visitor& visit) { job->visit_deferred(visit); };
+                    m_pending.push_back(std::move(pending));
                     add_temporary(std::move(temporary));
                 }
 
@@ -1290,49 +1303,17 @@ namespace xt
             };
 
             /**
-             * A nest of reducers `e` of value type T made ready for the kernels once (its folds described,
-             * its leaves collected, reducers among them evaluated), then run into an output of its shape
-             * whole or a block of rows at a time: rows [first, last) of the result's first axis, which
-             * are summed exactly as in a whole run (threads cut along the same axis).
+             * A nest of folds of value type T made ready for the kernels once (its folds described, its
+             * leaves collected, reducers among them evaluated), then run into an output of its shape whole
+             * or a block of rows at a time: rows [first, last) of the result's first axis, which are summed
+             * exactly as in a whole run (threads cut along the same axis). What does not depend on the
+             * expression, compiled once per fold, element type and leaf count: kernel_reduction_job
+             * prepares it from the expression.
              */
-            template <class T, class E>
-            class kernel_reduction_job : public kernel_job
+            template <class T, class Fold, std::size_t L>
+            class kernel_fold_job : public kernel_job
             {
             public:
-                using reduction = kernel_reduction<T, std::decay_t<E>>;
-                using node = typename reduction::node;
-                using fold = typename reduction::fold;
-                static constexpr std::size_t leaves = node::leaves;
-
-                /// Prepares `e`, which must outlive the job; false where the kernels do not cover it.
-                explicit kernel_reduction_job(const E& e)
-                    : kernel_job(e.shape()), m_input_shape(kernel_shape(kernel_innermost<T>(e).shape())),
-                      m_layout(m_input_shape, leaves + 1), m_collector(m_layout, 1, leaves)
-                {
-                    if (!kernel_describe_folds<T>(e, m_input_shape, m_stages, m_space) ||
-                        m_space.size() != m_shape.size())
-                    {
-                        return;
-                    }
-                    std::reverse(m_stages.begin(), m_stages.end());
-                    for (std::size_t q = 0; q < m_shape.size(); ++q)
-                    {
-                        const std::size_t expected =
-                            m_space[q] == kernel_phantom_axis ? 1 : m_input_shape[m_space[q]];
-                        if (m_shape[q] != expected)
-                        {
-                            return;
-                        }
-                    }
-                    node::collect(kernel_innermost<T>(e), m_collector);
-                    m_covered = m_collector.ok();
-                    if (m_covered)
-                    {
-                        // Reducers inside the input are evaluated whole, once, before any row is summed.
-                        m_collector.compute_reductions();
-                    }
-                }
-
                 /// Whether the input shares memory with `[data + span.low, data + span.high]`.
                 bool reads(const void* data, std::size_t element_bytes,
                            const memory_span& span) const noexcept
@@ -1343,7 +1324,7 @@ namespace xt
                 /// The bytes the whole input moves.
                 std::size_t input_bytes() const noexcept
                 {
-                    return working_set_bytes(m_layout, m_collector.leaves(), leaves);
+                    return working_set_bytes(m_layout, m_collector.leaves(), L);
                 }
 
                 /// Calls `visit` on the deferred temporaries that the input reads, however deep.
@@ -1391,23 +1372,91 @@ namespace xt
                     }
                     // Rows of the result are rows of the input where its first axis is the input's first:
                     // the deferred temporaries that the input reads are then computed for them already.
-                    const kernel_leaves<T, leaves> read =
+                    const kernel_leaves<T, L> read =
                         runs_by_rows() && m_space[0] == 0
-                            ? m_collector.template compute_rows<leaves>(run_layout, first, last)
-                            : m_collector.template compute_rows<leaves>(
+                            ? m_collector.template compute_rows<L>(run_layout, first, last)
+                            : m_collector.template compute_rows<L>(
                                   run_layout, 0, m_input_shape.empty() ? 0 : m_input_shape[0]);
                     std::vector<fold_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
-                    run_folds<kernel_run_node_t<node>, fold, T, leaves>(run_layout, run_stages, rows, read,
-                                                                        whole_inner);
+                    run_folds_with(m_tree, run_layout, run_stages, rows, read, whole_inner);
                 }
 
-            private:
+            protected:
+                template <class S>
+                kernel_fold_job(const fold_tree<T, Fold, L>& tree, const S& shape, kernel_sizes input_shape)
+                    : kernel_job(shape), m_tree(tree), m_input_shape(std::move(input_shape)),
+                      m_layout(m_input_shape, L + 1), m_collector(m_layout, 1, L)
+                {
+                }
+
+                ~kernel_fold_job() = default;
+
+                /// Orders the folds described and checks them against the result's shape.
+                bool fits_folds()
+                {
+                    if (m_space.size() != m_shape.size())
+                    {
+                        return false;
+                    }
+                    std::reverse(m_stages.begin(), m_stages.end());
+                    for (std::size_t q = 0; q < m_shape.size(); ++q)
+                    {
+                        const std::size_t expected =
+                            m_space[q] == kernel_phantom_axis ? 1 : m_input_shape[m_space[q]];
+                        if (m_shape[q] != expected)
+                        {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
+
+                /// Marks the job covered once its leaves are collected, and evaluates the reducers among
+                /// them whole, once, before any row is summed.
+                void collected()
+                {
+                    m_covered = m_collector.ok();
+                    if (m_covered)
+                    {
+                        m_collector.compute_reductions();
+                    }
+                }
+
+                const fold_tree<T, Fold, L>& m_tree;
                 kernel_sizes m_input_shape;
                 std::vector<fold_stage<T>> m_stages;
                 kernel_sizes m_space;
                 kernel_layout m_layout;
                 mutable kernel_collector<T> m_collector;
+            };
+
+            template <class T, class E>
+            using kernel_fold_job_of = kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
+                                                       kernel_reduction<T, std::decay_t<E>>::node::leaves>;
+
+            /// The kernel_fold_job of the nest of reducers `e`, which must outlive it.
+            template <class T, class E>
+            class kernel_reduction_job : public kernel_fold_job_of<T, E>
+            {
+            public:
+                using reduction = kernel_reduction<T, std::decay_t<E>>;
+                using node = typename reduction::node;
+                using fold = typename reduction::fold;
+                static constexpr std::size_t leaves = node::leaves;
+
+                /// Prepares `e`; not covered where the kernels do not cover it.
+                explicit kernel_reduction_job(const E& e)
+                    : kernel_fold_job_of<T, E>(fold_tree_of<kernel_run_node_t<node>, T, fold, leaves>(),
+                                               e.shape(), kernel_shape(kernel_innermost<T>(e).shape()))
+                {
+                    if (kernel_describe_folds<T>(e, this->m_input_shape, this->m_stages, this->m_space) &&
+                        this->fits_folds())
+                    {
+                        node::collect(kernel_innermost<T>(e), this->m_collector);
+                        this->collected();
+                    }
+                }
             };
 
             /**
@@ -1478,12 +1527,13 @@ namespace xt
                 kernel_collector<T> m_collector;
             };
 
-            /// try_kernel_assign of a nest of reducers, whose value type `out` shares.
-            template <class O, class E>
-            inline bool kernel_assign_reduction(O& out, const E& e)
+            /// kernel_assign_reduction once the job is prepared: compiled once per output type, fold and
+            /// leaf count.
+            template <class O, class Fold, std::size_t L>
+            inline bool kernel_assign_fold_job(O& out,
+                                               const kernel_fold_job<typename O::value_type, Fold, L>& job)
             {
                 using value_type = typename O::value_type;
-                const kernel_reduction_job<value_type, E> job(e);
                 const kernel_sizes& shape = job.shape();
                 bool resize = false;
                 if (!job.covered() || !kernel_output_fits(out, shape, resize))
@@ -1498,6 +1548,14 @@ namespace xt
                                      [&](value_type* data, const auto& strides)
                                      { job.run(data, strides, 0, shape.empty() ? 0 : shape[0]); });
                 return true;
+            }
+
+            /// try_kernel_assign of a nest of reducers, whose value type `out` shares.
+            template <class O, class E>
+            inline bool kernel_assign_reduction(O& out, const E& e)
+            {
+                const kernel_reduction_job<typename O::value_type, E> job(e);
+                return kernel_assign_fold_job(out, job);
             }
 
             /// try_kernel_assign of a nest of reducers of value type T into an output of another type:

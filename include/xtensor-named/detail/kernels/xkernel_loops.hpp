@@ -361,6 +361,48 @@ namespace xt
             void run_folds(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages, T* out,
                            const kernel_leaves<T, L>& leaves, std::size_t whole_inner = 0);
 
+            /**
+             * What the loops of a fold need from its tree, compiled once per tree (as tree_runs for an
+             * elementwise one): a run into each kind of sink they use, and one element. The loops around
+             * them (fold_runner, run_folds_with) are then compiled once per fold, element type and leaf
+             * count, not once per expression.
+             */
+            template <class T, class Fold, std::size_t L>
+            struct fold_tree
+            {
+                template <class Sink>
+                using run_fn = void (*)(const kernel_run<T, L>& run, std::size_t count, Sink& sink) noexcept;
+
+                run_fn<store_sink<T>> store = nullptr;
+                run_fn<accumulate_sink<T, Fold>> accumulate = nullptr;
+                run_fn<lane_fold_sink<T, Fold>> lanes = nullptr;
+                /// eval_terms and eval_fold_runs: the loops that folds of short runs spend their time in.
+                void (*terms)(kernel_run_param<T, L> first, std::size_t terms,
+                              const std::array<kernel_index, (L == 0 ? 1 : L)>& step, std::size_t count,
+                              T* dst) noexcept = nullptr;
+                void (*fold_runs)(kernel_run_param<T, L> first, std::size_t runs,
+                                  const std::array<kernel_index, (L == 0 ? 1 : L)>& run_step,
+                                  kernel_index out_step, std::size_t terms,
+                                  const std::array<kernel_index, (L == 0 ? 1 : L)>& term_step,
+                                  std::size_t length, const fold_stage<T>& stage, T* dst) noexcept = nullptr;
+                /// eval_short_folds: the short runs of a layout's last axis, each folded to its result.
+                void (*short_folds)(kernel_tile_source<T, L>& tiles, const kernel_layout& layout,
+                                    const kernel_leaves<T, L>& leaves,
+                                    const std::array<kernel_index, L + 1>& at, kernel_run<T, L>& run, T front,
+                                    const fold_stage<T>& stage, T* values, T* out) = nullptr;
+                T (*element)(const kernel_run<T, L>& run) noexcept = nullptr;
+            };
+
+            /// The fold_tree of `Node`.
+            template <class Node, class T, class Fold, std::size_t L>
+            const fold_tree<T, Fold, L>& fold_tree_of() noexcept;
+
+            /// run_folds with the tree given by its runs.
+            template <class Fold, class T, std::size_t L>
+            void run_folds_with(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
+                                const std::vector<fold_stage<T>>& stages, T* out,
+                                const kernel_leaves<T, L>& leaves, std::size_t whole_inner);
+
             /****************************
              * runs implementation      *
              ****************************/
@@ -911,16 +953,6 @@ namespace xt
                 }
             }
 
-            /// The value of `Node` at the element whose leaves are at `position`, as a run of one element.
-            template <class Node, class T, std::size_t L, std::size_t N>
-            inline T element_value(const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
-                                   const std::array<kernel_index, N>& position)
-            {
-                kernel_run<T, L> run{};
-                source.prepare(run_starts(leaves, position), 0, 1, run);
-                return Node::template load_scalar<0>(run, 0);
-            }
-
             /// One run of `Node` converted to O, `out_stride` apart.
             template <class Node, class T, std::size_t L, class O>
             inline void eval_run_converted(const kernel_run<T, L>& run, std::size_t count, O* out,
@@ -1174,17 +1206,109 @@ namespace xt
                 }
             }
 
+            /// Folds into dst `terms` terms of `count` elements of `Node`, the first at `first`, moving the
+            /// run by `step` from term to term, as eval_runs moves it.
             template <class Node, class Fold, class T, std::size_t L>
+            inline void eval_terms(kernel_run_param<T, L> first, std::size_t terms,
+                                   const std::array<kernel_index, (L == 0 ? 1 : L)>& step, std::size_t count,
+                                   T* dst) noexcept
+            {
+                kernel_run_moved<T, L> run = first;
+                accumulate_sink<T, Fold> sink{dst};
+                for (std::size_t i = 0; i < terms; ++i)
+                {
+                    if (i > 0)
+                    {
+                        run.move_by(step);
+                    }
+                    eval_run<Node>(run, count, sink);
+                }
+            }
+
+            /**
+             * The results of `runs` runs of `length` elements into dst, `out_step` apart: each the fold of
+             * stage's only level, `terms` terms of `Node` (the first at `first`, each next `term_step`
+             * further), the run moved by `run_step` from one result run to the next. A short folded axis
+             * outside the kept one, where this loop is the whole of the time.
+             */
+            template <class Node, class Fold, class T, std::size_t L>
+            inline void eval_fold_runs(kernel_run_param<T, L> first, std::size_t runs,
+                                       const std::array<kernel_index, (L == 0 ? 1 : L)>& run_step,
+                                       kernel_index out_step, std::size_t terms,
+                                       const std::array<kernel_index, (L == 0 ? 1 : L)>& term_step,
+                                       std::size_t length, const fold_stage<T>& stage, T* dst) noexcept
+            {
+                kernel_run_moved<T, L> run = first;
+                for (std::size_t i = 0; i < runs; ++i, dst += out_step)
+                {
+                    if (i > 0)
+                    {
+                        run.move_by(run_step);
+                    }
+                    std::fill(dst, dst + length, stage.init);
+                    eval_terms<Node, Fold, T, L>(run, terms, term_step, length, dst);
+                    if (stage.has_initial)
+                    {
+                        fold_in_front<Fold>(stage.initial, dst, length);
+                    }
+                }
+            }
+
+            /**
+             * The short runs of the last axis of `layout` along the axis outside it from `at`, each folded
+             * to its result in `out`: a tile at a time (for_each_tile), computed into `values` and folded
+             * row by row (fold_short_rows). Tiles are a few batches each: a call for each of them cost
+             * a tenth of a fold over points (n, xyz).
+             */
+            template <class Node, class Fold, class T, std::size_t L>
+            inline void eval_short_folds(kernel_tile_source<T, L>& tiles, const kernel_layout& layout,
+                                         const kernel_leaves<T, L>& leaves,
+                                         const std::array<kernel_index, L + 1>& at, kernel_run<T, L>& run,
+                                         T front, const fold_stage<T>& stage, T* values, T* out)
+            {
+                const std::size_t axis = layout.rank() - 2;
+                const std::size_t length = layout.size(axis + 1);
+                const kernel_index out_stride = layout.stride(axis, 0);
+                for_each_tile(tiles, layout, leaves, axis, layout.size(axis), at, run,
+                              [&](std::size_t rows, const std::array<kernel_index, L + 1>& tile)
+                              {
+                                  store_sink<T> sink{values};
+                                  eval_run<Node>(run, rows * length, sink);
+                                  fold_short_rows<Fold>(values, rows, length, front, stage, out + tile[0],
+                                                        out_stride);
+                              });
+            }
+
+            template <class Node, class T, class Fold, std::size_t L>
+            inline const fold_tree<T, Fold, L>& fold_tree_of() noexcept
+            {
+                static const fold_tree<T, Fold, L> tree = []
+                {
+                    fold_tree<T, Fold, L> t;
+                    t.store = &eval_run<Node, kernel_run<T, L>, store_sink<T>>;
+                    t.accumulate = &eval_run<Node, kernel_run<T, L>, accumulate_sink<T, Fold>>;
+                    t.lanes = &eval_run<Node, kernel_run<T, L>, lane_fold_sink<T, Fold>>;
+                    t.terms = &eval_terms<Node, Fold, T, L>;
+                    t.fold_runs = &eval_fold_runs<Node, Fold, T, L>;
+                    t.short_folds = &eval_short_folds<Node, Fold, T, L>;
+                    t.element = &eval_element<Node, T, L>;
+                    return t;
+                }();
+                return tree;
+            }
+
+            template <class Fold, class T, std::size_t L>
             class fold_runner
             {
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using position_type = std::array<kernel_index, L + 1>;
 
-                fold_runner(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages, T* out,
+                fold_runner(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
+                            const std::vector<fold_stage<T>>& stages, T* out,
                             const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, tiled_fold tiled)
-                    : m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves), m_source(source),
-                      m_chunk(std::min(kernel_fold_chunk<T>, source.chunk())),
+                    : m_tree(tree), m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves),
+                      m_source(source), m_chunk(std::min(kernel_fold_chunk<T>, source.chunk())),
                       m_kept(kept_axes(layout, stages)),
                       // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                       // on its way to a strided output; the recursion uses the others, one per depth
@@ -1299,7 +1423,9 @@ namespace xt
 
                 T element_at(const position_type& position)
                 {
-                    return element_value<Node>(m_leaves, m_source, position);
+                    kernel_run<T, L> run{};
+                    m_source.prepare(run_starts(m_leaves, position), 0, 1, run);
+                    return m_tree.element(run);
                 }
 
                 void step(position_type& position, const fold_level& level) const noexcept
@@ -1419,7 +1545,7 @@ namespace xt
                                         {
                                             m_bands->prepare(run_starts(m_leaves, position), first, count,
                                                              m_run, r);
-                                            eval_run<Node>(m_run, count, sinks[i + r]);
+                                            m_tree.lanes(m_run, count, sinks[i + r]);
                                         }
                                     }
                                 }
@@ -1433,7 +1559,7 @@ namespace xt
                         });
                 }
 
-                // Folds elements [first, first + count) of Node's runs along `level` from `position` into
+                // Folds elements [first, first + count) of the tree's runs along `level` from `position` into
                 // dst. Where every leaf is contiguous or constant along the runs, the run is prepared once
                 // and moved from term to term (fold_terms).
                 void fold_along(const fold_level& level, position_type position, std::size_t first,
@@ -1454,7 +1580,7 @@ namespace xt
                                 for (std::size_t r = 0; r < rows; ++r, step(position, level))
                                 {
                                     m_bands->prepare(run_starts(m_leaves, position), first, count, m_run, r);
-                                    eval_run<Node>(m_run, count, sink);
+                                    m_tree.accumulate(m_run, count, sink);
                                 }
                             }
                             return;
@@ -1462,7 +1588,7 @@ namespace xt
                         for (std::size_t i = 0; i < level.size; ++i, step(position, level))
                         {
                             point_run(position, first, count);
-                            eval_run<Node>(m_run, count, sink);
+                            m_tree.accumulate(m_run, count, sink);
                         }
                         return;
                     }
@@ -1476,22 +1602,13 @@ namespace xt
                                          : leaf_steps<L>(m_layout, level.axis);
                 }
 
-                // Folds into dst the `level.size` terms of `count` elements whose first is `run`, moving it
-                // from term to term, as eval_runs moves it.
-                static void fold_terms(kernel_run_param<T, L> first, const fold_level& level,
-                                       const std::array<kernel_index, slots>& term_step, std::size_t count,
-                                       T* dst)
+                // Folds into dst the `level.size` terms of `count` elements whose first is `first`, moving
+                // it from term to term.
+                void fold_terms(kernel_run_param<T, L> first, const fold_level& level,
+                                const std::array<kernel_index, slots>& term_step, std::size_t count,
+                                T* dst) const
                 {
-                    kernel_run_moved<T, L> run = first;
-                    accumulate_sink<T, Fold> sink{dst};
-                    for (std::size_t i = 0; i < level.size; ++i)
-                    {
-                        if (i > 0)
-                        {
-                            run.move_by(term_step);
-                        }
-                        eval_run<Node>(run, count, sink);
-                    }
+                    m_tree.terms(first, level.size, term_step, count, dst);
                 }
 
                 // Whether the fold is one stage of one level over whole runs (every leaf contiguous or
@@ -1520,20 +1637,8 @@ namespace xt
                                       [&](const position_type& position)
                                       {
                                           point_run(position, 0, length);
-                                          T* dst = m_out + position[0];
-                                          for (std::size_t i = 0; i < runs; ++i, dst += out_step)
-                                          {
-                                              if (i > 0)
-                                              {
-                                                  m_run.move_by(run_step);
-                                              }
-                                              std::fill(dst, dst + length, stage.init);
-                                              fold_terms(m_run, level, term_step, length, dst);
-                                              if (stage.has_initial)
-                                              {
-                                                  fold_in_front<Fold>(stage.initial, dst, length);
-                                              }
-                                          }
+                                          m_tree.fold_runs(m_run, runs, run_step, out_step, level.size,
+                                                           term_step, length, stage, m_out + position[0]);
                                       });
                 }
 
@@ -1546,7 +1651,7 @@ namespace xt
                     {
                         point_run(position, first, count);
                         store_sink<T> sink{dst};
-                        eval_run<Node>(m_run, count, sink);
+                        m_tree.store(m_run, count, sink);
                         return;
                     }
                     const fold_stage<T>& stage = m_stages[s];
@@ -1612,25 +1717,13 @@ namespace xt
                 void fold_within_tiles(const position_type& start)
                 {
                     const fold_stage<T>& stage = m_stages[0];
-                    const std::size_t axis = m_layout.rank() - 2;
-                    const std::size_t length = m_layout.size(axis + 1);
-                    const kernel_index out_stride = m_layout.stride(axis, 0);
                     const T front = lane_fold_sink<T, Fold>::front(stage.init);
                     T* values = buffer(1);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
                     for_each_position(m_layout, outer, start,
-                                      [&](const position_type& position)
-                                      {
-                                          for_each_tile(*m_tile, m_layout, m_leaves, axis,
-                                                        m_layout.size(axis), position, m_run,
-                                                        [&](std::size_t rows, const position_type& at)
-                                                        {
-                                                            store_sink<T> sink{values};
-                                                            eval_run<Node>(m_run, rows * length, sink);
-                                                            fold_short_rows<Fold>(values, rows, length, front,
-                                                                                  stage, m_out + at[0],
-                                                                                  out_stride);
-                                                        });
+                                      [&](const position_type& position) {
+                                          m_tree.short_folds(*m_tile, m_layout, m_leaves, position, m_run,
+                                                             front, stage, values, m_out);
                                       });
                 }
 
@@ -1736,7 +1829,7 @@ namespace xt
                     }
                     for_each_tile(*m_tile, m_layout, m_leaves, level.axis, count - done, at, m_run,
                                   [&](std::size_t tile_rows, const position_type&)
-                                  { eval_run<Node>(m_run, tile_rows * length, sink); });
+                                  { m_tree.accumulate(m_run, tile_rows * length, sink); });
                 }
 
                 // The value of stage s at `position`, for an output element whose folds run along the
@@ -1837,7 +1930,7 @@ namespace xt
                         {
                             const std::size_t count = std::min(chunk, length - first);
                             point_run(position, first, count);
-                            eval_run<Node>(m_run, count, sink);
+                            m_tree.lanes(m_run, count, sink);
                         }
                         return;
                     }
@@ -1853,6 +1946,7 @@ namespace xt
                     }
                 }
 
+                const fold_tree<T, Fold, L>& m_tree;
                 const kernel_layout& m_layout;
                 const std::vector<fold_stage<T>>& m_stages;
                 T* m_out;
@@ -1913,13 +2007,21 @@ namespace xt
             inline void run_folds(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages,
                                   T* out, const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
             {
+                run_folds_with(fold_tree_of<Node, T, Fold, L>(), layout, stages, out, leaves, whole_inner);
+            }
+
+            template <class Fold, class T, std::size_t L>
+            inline void run_folds_with(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
+                                       const std::vector<fold_stage<T>>& stages, T* out,
+                                       const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
+            {
                 const kernel_sizes kept = kept_axes(layout, stages);
                 const tiled_fold tiled = tiled_fold_of(layout, stages, kept, whole_inner);
                 const auto run_on =
                     [&](const kernel_layout& part, const std::vector<fold_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    fold_runner<Node, Fold, T, L> runner(part, folds, into, leaves, source, tiled);
+                    fold_runner<Fold, T, L> runner(tree, part, folds, into, leaves, source, tiled);
                     runner.run();
                 };
                 const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
