@@ -747,6 +747,40 @@ namespace xt
                 }
             }
 
+            /// How many runs the next band of a part takes, `done` of its `total` runs along the axis across
+            /// them taken, the next from `at`: the first band up to the line of the leaf read in bands
+            /// (kernel_bands::rows_to_line), so that the bands after it read whole lines.
+            template <class T, std::size_t L>
+            inline std::size_t band_rows(const kernel_bands<T, L>& bands, const kernel_leaves<T, L>& leaves,
+                                         std::size_t done, std::size_t total,
+                                         const std::array<kernel_index, L + 1>& at) noexcept
+            {
+                return std::min(done == 0 ? bands.rows_to_line(run_starts(leaves, at)) : kernel_band_rows<T>,
+                                total - done);
+            }
+
+            /// Calls `body(row, at)` for elements [first, first + count) of the `rows` runs of a band along
+            /// `axis` of `layout` from `at`, once their lines are gathered (kernel_bands): each run
+            /// prepared in `run`, `at` where it starts. `at` ends past the band.
+            template <class T, std::size_t L, class F>
+            inline void for_each_band_run(kernel_bands<T, L>& bands, const kernel_layout& layout,
+                                          const kernel_leaves<T, L>& leaves, std::size_t axis,
+                                          std::size_t rows, std::array<kernel_index, L + 1>& at,
+                                          std::size_t first, std::size_t count, kernel_run<T, L>& run,
+                                          const F& body)
+            {
+                bands.gather(run_starts(leaves, at), rows, first, count);
+                for (std::size_t r = 0; r < rows; ++r)
+                {
+                    bands.prepare(run_starts(leaves, at), first, count, run, r);
+                    body(r, at);
+                    for (std::size_t k = 0; k <= L; ++k)
+                    {
+                        at[k] += layout.stride(axis, k);
+                    }
+                }
+            }
+
             /**
              * The runs of an elementwise evaluation whose innermost axis is short (kernel_short_run) and
              * whose output is contiguous over it and the axis outside it: tiles of runs, each evaluated
@@ -906,23 +940,15 @@ namespace xt
                             std::size_t in_band = 0;
                             for (std::size_t r = 0; r < rows; r += in_band)
                             {
-                                in_band = std::min(r == 0 ? bands.rows_to_line(run_starts(leaves, band))
-                                                          : kernel_band_rows<T>,
-                                                   rows - r);
+                                in_band = band_rows(bands, leaves, r, rows, band);
                                 for (std::size_t first = 0; first < length; first += chunk)
                                 {
                                     const std::size_t count = std::min(chunk, length - first);
-                                    bands.gather(run_starts(leaves, band), in_band, first, count);
                                     std::array<kernel_index, L + 1> position = band;
-                                    for (std::size_t i = 0; i < in_band; ++i)
-                                    {
-                                        bands.prepare(run_starts(leaves, position), first, count, run, i);
-                                        one_chunk(position, first, count);
-                                        for (std::size_t k = 0; k <= L; ++k)
-                                        {
-                                            position[k] += layout.stride(across, k);
-                                        }
-                                    }
+                                    for_each_band_run(
+                                        bands, layout, leaves, across, in_band, position, first, count, run,
+                                        [&](std::size_t, const std::array<kernel_index, L + 1>& at)
+                                        { one_chunk(at, first, count); });
                                 }
                                 for (std::size_t k = 0; k <= L; ++k)
                                 {
@@ -1539,14 +1565,10 @@ namespace xt
                                     for (std::size_t i = 0; i < in_group; i += kernel_band_rows<T>)
                                     {
                                         const std::size_t rows = std::min(kernel_band_rows<T>, in_group - i);
-                                        m_bands->gather(run_starts(m_leaves, position), rows, first, count);
-                                        for (std::size_t r = 0; r < rows;
-                                             ++r, step_along(position, m_band_axis))
-                                        {
-                                            m_bands->prepare(run_starts(m_leaves, position), first, count,
-                                                             m_run, r);
-                                            m_tree.lanes(m_run, count, sinks[i + r]);
-                                        }
+                                        for_each_band_run(*m_bands, m_layout, m_leaves, m_band_axis, rows,
+                                                          position, first, count, m_run,
+                                                          [&](std::size_t r, const position_type&)
+                                                          { m_tree.lanes(m_run, count, sinks[i + r]); });
                                     }
                                 }
                                 for (std::size_t r = 0; r < in_group; ++r, step_along(at, m_band_axis))
@@ -1573,15 +1595,11 @@ namespace xt
                             std::size_t rows = 0;
                             for (std::size_t i = 0; i < level.size; i += rows)
                             {
-                                rows = std::min(i == 0 ? m_bands->rows_to_line(run_starts(m_leaves, position))
-                                                       : kernel_band_rows<T>,
-                                                level.size - i);
-                                m_bands->gather(run_starts(m_leaves, position), rows, first, count);
-                                for (std::size_t r = 0; r < rows; ++r, step(position, level))
-                                {
-                                    m_bands->prepare(run_starts(m_leaves, position), first, count, m_run, r);
-                                    m_tree.accumulate(m_run, count, sink);
-                                }
+                                rows = band_rows(*m_bands, m_leaves, i, level.size, position);
+                                for_each_band_run(*m_bands, m_layout, m_leaves, level.axis, rows, position,
+                                                  first, count, m_run,
+                                                  [&](std::size_t, const position_type&)
+                                                  { m_tree.accumulate(m_run, count, sink); });
                             }
                             return;
                         }

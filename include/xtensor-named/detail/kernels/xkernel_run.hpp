@@ -332,6 +332,10 @@ namespace xt
                              std::size_t count, run_type& run, std::size_t row);
 
             private:
+                kernel_bands(const std::array<bool, slots>& in_bands, const kernel_leaves<T, L>& leaves,
+                             const std::array<kernel_index, slots>& along,
+                             const std::array<kernel_index, slots>& across);
+
                 // Whether each leaf is read in bands.
                 static std::array<bool, slots> banded(const kernel_leaves<T, L>& leaves,
                                                       const std::array<kernel_index, slots>& along,
@@ -342,7 +346,6 @@ namespace xt
                 rest_strides(const std::array<bool, slots>& banded,
                              std::array<kernel_index, slots> along) noexcept;
 
-                std::array<bool, slots> m_banded;
                 kernel_source<T, L> m_rest;
                 std::array<kernel_index, slots> m_along{};
                 std::array<kernel_index, slots> m_across{};
@@ -538,17 +541,25 @@ namespace xt
             inline kernel_bands<T, L>::kernel_bands(const kernel_leaves<T, L>& leaves,
                                                     const std::array<kernel_index, slots>& along,
                                                     const std::array<kernel_index, slots>& across)
-                : m_banded(banded(leaves, along, across)), m_rest(rest_strides(m_banded, along), leaves),
-                  m_along(along), m_across(across)
+                : kernel_bands(banded(leaves, along, across), leaves, along, across)
+            {
+            }
+
+            template <class T, std::size_t L>
+            inline kernel_bands<T, L>::kernel_bands(const std::array<bool, slots>& in_bands,
+                                                    const kernel_leaves<T, L>& leaves,
+                                                    const std::array<kernel_index, slots>& along,
+                                                    const std::array<kernel_index, slots>& across)
+                : m_rest(rest_strides(in_bands, along), leaves), m_along(along), m_across(across)
             {
                 const std::size_t bands =
-                    static_cast<std::size_t>(std::count(m_banded.begin(), m_banded.end(), true));
+                    static_cast<std::size_t>(std::count(in_bands.begin(), in_bands.end(), true));
                 const std::size_t band_size = kernel_band_rows<T> * kernel_band_stride<T>;
                 m_buffer.emplace(bands * band_size * sizeof(T));
                 T* next = m_buffer->data_as<T>();
                 for (std::size_t k = 0; k < L; ++k)
                 {
-                    if (m_banded[k])
+                    if (in_bands[k])
                     {
                         m_band[k] = next;
                         next += band_size;
