@@ -147,9 +147,9 @@ namespace xt
 
             /// A shared kernel_reduction_job of `E`, seen as its kernel_fold_job.
             template <class T, class E>
-            using kernel_fold_job_ptr =
-                std::shared_ptr<const kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
-                                                      kernel_reduction<T, std::decay_t<E>>::node::leaves>>;
+            using kernel_fold_job_ptr = std::shared_ptr<
+                const kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
+                                      kernel_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>>;
 
             /// What a block of rows evaluated with the reducers' rows that it reads should move at most:
             /// well within the second-level cache, where the rows stay between the reducers and the tree.
@@ -601,6 +601,21 @@ namespace xt
                 bool ok() const noexcept
                 {
                     return m_ok && m_leaf == m_count;
+                }
+
+                /// Once a tree of `tree_leaves` leaves is collected, constant leaves up to the count the
+                /// loops are compiled for (kernel_slots), which the tree never reads.
+                void pad(std::size_t tree_leaves)
+                {
+                    if (m_leaf != tree_leaves)
+                    {
+                        m_ok = false;
+                        return;
+                    }
+                    while (m_leaf < m_count)
+                    {
+                        scalar(T(0));
+                    }
                 }
 
                 /// The leaves, as many as the tree has.
@@ -1093,7 +1108,7 @@ namespace xt
             {
                 using value_type = typename O::value_type;
                 using node = kernel_node<T, E>;
-                constexpr std::size_t leaves = node::leaves;
+                constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 const kernel_sizes shape = kernel_shape(e.shape());
                 bool resize = false;
@@ -1104,6 +1119,7 @@ namespace xt
                 kernel_layout layout(shape, leaves + 1);
                 kernel_collector<T> collector(layout, 1, leaves, true);
                 node::collect(e, collector);
+                collector.pad(node::leaves);
                 if (!collector.ok())
                 {
                     return false;
@@ -1432,8 +1448,9 @@ namespace xt
             };
 
             template <class T, class E>
-            using kernel_fold_job_of = kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
-                                                       kernel_reduction<T, std::decay_t<E>>::node::leaves>;
+            using kernel_fold_job_of =
+                kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
+                                kernel_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
 
             /// The kernel_fold_job of the nest of reducers `e`, which must outlive it.
             template <class T, class E>
@@ -1443,7 +1460,7 @@ namespace xt
                 using reduction = kernel_reduction<T, std::decay_t<E>>;
                 using node = typename reduction::node;
                 using fold = typename reduction::fold;
-                static constexpr std::size_t leaves = node::leaves;
+                static constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 /// Prepares `e`; not covered where the kernels do not cover it.
                 explicit kernel_reduction_job(const E& e)
@@ -1454,6 +1471,7 @@ namespace xt
                         this->fits_folds())
                     {
                         node::collect(kernel_innermost<T>(e), this->m_collector);
+                        this->m_collector.pad(node::leaves);
                         this->collected();
                     }
                 }
@@ -1469,7 +1487,7 @@ namespace xt
             {
             public:
                 using node = kernel_node<T, E>;
-                static constexpr std::size_t leaves = node::leaves;
+                static constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 /// Prepares `e`, which must outlive the job; false where the kernels do not cover it.
                 explicit kernel_elementwise_job(const E& e)
@@ -1478,6 +1496,7 @@ namespace xt
                     if constexpr (is_kernel_elementwise_v<T, E>)
                     {
                         node::collect(e, m_collector);
+                        m_collector.pad(node::leaves);
                         m_covered = m_collector.ok();
                     }
                 }

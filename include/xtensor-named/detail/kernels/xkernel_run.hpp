@@ -263,6 +263,21 @@ namespace xt
             using kernel_leaves = std::array<kernel_leaf_ref<T>, (L == 0 ? 1 : L)>;
 
             /**
+             * How many leaves the loops of a tree of `leaves` leaves are compiled for: the next power of
+             * two, the collector adding constant leaves that the tree never reads (kernel_collector::pad),
+             * so that the loops are compiled for 1, 2, 4, 8, ... leaves, not for every count in a program.
+             */
+            constexpr std::size_t kernel_slots(std::size_t leaves) noexcept
+            {
+                std::size_t slots = 1;
+                while (slots < leaves)
+                {
+                    slots *= 2;
+                }
+                return slots;
+            }
+
+            /**
              * Prepares the kernel_run of runs whose leaves have fixed strides along the run; the start of
              * each leaf changes from run to run. A leaf of T of stride 0 is constant, of stride 1
              * contiguous; any other stride, and any leaf of another type, is gathered (and converted)
