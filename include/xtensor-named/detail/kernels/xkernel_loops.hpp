@@ -363,9 +363,9 @@ namespace xt
 
             /**
              * What the loops of a fold need from its tree, compiled once per tree (as tree_runs for an
-             * elementwise one): a run into each kind of sink they use, and one element. The loops around
-             * them (fold_runner, run_folds_with) are then compiled once per fold, element type and leaf
-             * count, not once per expression.
+             * elementwise one): a run into each kind of sink they use, the loops that short runs spend
+             * their time in, and one element. The loops around them (fold_runner, run_folds_with) are then
+             * compiled once per fold, element type and leaf count, not once per expression.
              */
             template <class T, class Fold, std::size_t L>
             struct fold_tree
@@ -1283,8 +1283,8 @@ namespace xt
             /**
              * The short runs of the last axis of `layout` along the axis outside it from `at`, each folded
              * to its result in `out`: a tile at a time (for_each_tile), computed into `values` and folded
-             * row by row (fold_short_rows). Tiles are a few batches each: a call for each of them cost
-             * a tenth of a fold over points (n, xyz).
+             * row by row (fold_short_rows). Tiles are a few batches each, so that a call through a
+             * pointer for each of them showed (benchmarks/README.md, Compile cost).
              */
             template <class Node, class Fold, class T, std::size_t L>
             inline void eval_short_folds(kernel_tile_source<T, L>& tiles, const kernel_layout& layout,
