@@ -145,11 +145,11 @@ namespace xt
             template <class T, class E>
             class kernel_reduction_job;
 
-            /// A shared kernel_reduction_job of `E`, seen as its kernel_fold_job.
+            /// The kernel_fold_job that a kernel_reduction_job of `E` is.
             template <class T, class E>
-            using kernel_fold_job_ptr = std::shared_ptr<
-                const kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
-                                      kernel_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>>;
+            using kernel_fold_job_of =
+                kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
+                                kernel_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
 
             /// What a block of rows evaluated with the reducers' rows that it reads should move at most:
             /// well within the second-level cache, where the rows stay between the reducers and the tree.
@@ -340,7 +340,8 @@ namespace xt
                                        : std::make_shared<const kernel_reduction_job<value_type, R>>(reducer);
                         if (job && job->covered())
                         {
-                            defer(kernel_fold_job_ptr<value_type, R>(std::move(job)), std::move(temporary));
+                            defer(std::shared_ptr<const kernel_fold_job_of<value_type, R>>(std::move(job)),
+                                  std::move(temporary));
                             return;
                         }
                     }
@@ -1428,10 +1429,11 @@ namespace xt
                     return true;
                 }
 
-                /// Marks the job covered once its leaves are collected, and evaluates the reducers among
-                /// them whole, once, before any row is summed.
-                void collected()
+                /// Marks the job covered once the `tree_leaves` leaves of its tree are collected (padded to
+                /// L), and evaluates the reducers among them whole, once, before any row is summed.
+                void collected(std::size_t tree_leaves)
                 {
+                    m_collector.pad(tree_leaves);
                     m_covered = m_collector.ok();
                     if (m_covered)
                     {
@@ -1446,11 +1448,6 @@ namespace xt
                 kernel_layout m_layout;
                 mutable kernel_collector<T> m_collector;
             };
-
-            template <class T, class E>
-            using kernel_fold_job_of =
-                kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
-                                kernel_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
 
             /// The kernel_fold_job of the nest of reducers `e`, which must outlive it.
             template <class T, class E>
@@ -1471,8 +1468,7 @@ namespace xt
                         this->fits_folds())
                     {
                         node::collect(kernel_innermost<T>(e), this->m_collector);
-                        this->m_collector.pad(node::leaves);
-                        this->collected();
+                        this->collected(node::leaves);
                     }
                 }
             };
