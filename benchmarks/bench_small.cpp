@@ -13,10 +13,11 @@
 //   build_chain    building `(na - nr) * nk`
 //   assign_built   xn::assign of the built `(na - nr) * nk`      / xt::noalias(o) = (a - r) * k[:, newaxis]
 //   chain          building and assigning `(na - nr) * nk`      / the same, built each time
+//   exp            xn::assign(o, xn::exp(na))                   / xt::noalias(o) = xt::exp(a)
 //   sum            xn::eval(xn::sum(na, "j"))                   / xt::eval(xt::sum(a, {1}))
 //   crossover_*    one evaluation of a built xtensor expression by the kernels and by xtensor's assignment,
 //                  on (side, side) grids of 16 to 1,024 elements: where the short path ends
-// Each at (4, 3) and, for chain and sum, at 1, 12, 100, 1,000 and 10,000 elements (the second argument),
+// Each at (4, 3) and, for chain, exp and sum, at 1, 12, 100, 1,000 and 10,000 elements (the second argument),
 // so that the size where the fixed cost stops deciding shows. bench_small.py times numpy and PyTorch on
 // the same shapes.
 //   bench_small --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
@@ -180,6 +181,30 @@ namespace
         }
     }
 
+    void exp_named(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        const auto na = xn::name(x.a, {"i", "j"});
+        auto no = xn::name(x.o, {"i", "j"});
+        for (auto _ : state)
+        {
+            xn::assign(no, xn::exp(na));
+            benchmark::DoNotOptimize(x.o.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void exp_xtensor(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        for (auto _ : state)
+        {
+            xt::noalias(x.o) = xt::exp(x.a);
+            benchmark::DoNotOptimize(x.o.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
     void sum_named(benchmark::State& state)
     {
         operands x(state.range(0));
@@ -285,6 +310,8 @@ BENCHMARK(assign_built_named);
 BENCHMARK(assign_built_xtensor);
 BENCHMARK(chain_named)->Apply(sizes);
 BENCHMARK(chain_xtensor)->Apply(sizes);
+BENCHMARK(exp_named)->Apply(sizes);
+BENCHMARK(exp_xtensor)->Apply(sizes);
 BENCHMARK(sum_named)->Apply(sizes);
 BENCHMARK(sum_xtensor)->Apply(sizes);
 BENCHMARK(crossover_chain_kernels)->Apply(sides);

@@ -9,7 +9,7 @@
 """numpy and PyTorch on the small arrays of bench_small.cpp.
 
 `a` (m, n) float64, `r` (n), `k` (m), the same values as bench_small.cpp: `(a - r) * k[:, None]` into a
-preallocated output (`out=`), and `a.sum(1)`, at 1, 12, 100, 1,000 and 10,000 elements; PyTorch on the
+preallocated output (`out=`), `exp(a)` into it, and `a.sum(1)`, at 1, 12, 100, 1,000 and 10,000 elements; PyTorch on the
 CPU with one thread, under torch.inference_mode(). Medians of --rounds rounds, each the mean of as many
 calls as take about 20 ms of CPU time (bench_numpy.calibrate), in nanoseconds a call. Both are checked
 against a plain loop first.
@@ -18,6 +18,7 @@ against a plain loop first.
 """
 
 import argparse
+import math
 import statistics
 import time
 
@@ -50,12 +51,14 @@ def per_call_ns(call, rounds):
 def reference(a, r, k):
     m, n = a.shape
     chain = np.empty((m, n))
+    exps = np.empty((m, n))
     sums = np.zeros(m)
     for i in range(m):
         for j in range(n):
             chain[i, j] = (a[i, j] - r[j]) * k[i]
+            exps[i, j] = math.exp(a[i, j])
             sums[i] += a[i, j]
-    return chain, sums
+    return chain, exps, sums
 
 
 def main():
@@ -70,23 +73,29 @@ def main():
     for elements in SHAPES:
         a, r, k, o = operands(elements)
         ta, tr, tk, to = (torch.from_numpy(x.copy()) for x in (a, r, k, o))
-        chain, sums = reference(a, r, k)
+        chain, exps, sums = reference(a, r, k)
         kc = k[:, None]
         tkc = tk[:, None]
         with torch.inference_mode():
             np.multiply(np.subtract(a, r), kc, out=o)
             torch.mul(torch.sub(ta, tr), tkc, out=to)
             assert np.array_equal(o, chain) and np.array_equal(to.numpy(), chain), "chain differs"
+            np.exp(a, out=o)
+            torch.exp(ta, out=to)
+            assert np.allclose(o, exps) and np.allclose(to.numpy(), exps), "exp differs"
             assert np.allclose(a.sum(1), sums) and np.allclose(ta.sum(1).numpy(), sums), "sum differs"
             rows.append((elements,
                          per_call_ns(lambda: np.multiply(np.subtract(a, r), kc, out=o), args.rounds),
                          per_call_ns(lambda: torch.mul(torch.sub(ta, tr), tkc, out=to), args.rounds),
+                         per_call_ns(lambda: np.exp(a, out=o), args.rounds),
+                         per_call_ns(lambda: torch.exp(ta, out=to), args.rounds),
                          per_call_ns(lambda: a.sum(1), args.rounds),
                          per_call_ns(lambda: ta.sum(1), args.rounds)))
     print(f"numpy {np.__version__}, PyTorch {torch.__version__} (1 thread); ns a call, medians of {args.rounds}")
-    print(f"{'elements':>9} {'chain numpy':>12} {'chain torch':>12} {'sum numpy':>10} {'sum torch':>10}")
-    for elements, cn, ct, sn, st in rows:
-        print(f"{elements:>9} {cn:>12.0f} {ct:>12.0f} {sn:>10.0f} {st:>10.0f}")
+    print(f"{'elements':>9} {'chain numpy':>12} {'chain torch':>12} {'exp numpy':>10} {'exp torch':>10} "
+          f"{'sum numpy':>10} {'sum torch':>10}")
+    for elements, cn, ct, en, et, sn, st in rows:
+        print(f"{elements:>9} {cn:>12.0f} {ct:>12.0f} {en:>10.0f} {et:>10.0f} {sn:>10.0f} {st:>10.0f}")
 
 
 if __name__ == "__main__":

@@ -6,10 +6,13 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
-// The short path (detail/kernels/xshort_path.hpp): which evaluations go straight to xtensor's
-// assignment, that they give its values, and that an output an operand reads is left to the kernels.
+// The short path (detail/kernels/xshort_path.hpp): the short loop, which evaluates small elementwise
+// trees with no plan, on every layout it takes, against reference loops and the kernels' own values;
+// which other evaluations go straight to xtensor's assignment, that they give its values, and that an
+// output an operand reads is left to the kernels.
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 
 #include <gtest/gtest.h>
@@ -57,6 +60,15 @@ namespace
         return a;
     }
 
+    /// `e` evaluated by the kernels' plan, the short loop left out: the values of a larger evaluation.
+    template <class E>
+    xt::xarray<double> by_plan(const E& e)
+    {
+        auto out = xt::xarray<double>::from_shape(e.shape());
+        EXPECT_TRUE(xn::detail::try_kernel_assign(out, e));
+        return out;
+    }
+
     /// Whether `e` takes the short path into `out`, evaluated there where it does.
     template <class O, class E>
     bool short_path(O& out, const E& e, bool fresh = true)
@@ -69,6 +81,161 @@ namespace
         return true;
     }
 } // namespace
+
+TEST(short_loop, computes_broadcast_rows_and_columns_as_a_reference_loop)
+{
+    const auto a = grid(4, 3);
+    const xt::xtensor<double, 1> r = {0.25, -1.5, 2.};
+    const xt::xtensor<double, 1> k = {1., 2., -3., 0.5};
+    auto out = filled(4, 3, 9.);
+    EXPECT_TRUE(xn::detail::try_short_loop(out, (a - r) * xt::view(k, xt::all(), xt::newaxis()) + 2.));
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        for (std::size_t j = 0; j < 3; ++j)
+        {
+            EXPECT_EQ(out(i, j), (a(i, j) - r(j)) * k(i) + 2.) << i << ", " << j;
+        }
+    }
+}
+
+TEST(short_loop, gathers_transposed_reversed_and_integer_leaves)
+{
+    const auto a = grid(4, 3);
+    const auto b = grid(3, 4);
+    const xt::xtensor<int, 2> n = {{1, -2, 3}, {4, 5, -6}, {7, 8, 9}, {-1, 0, 2}};
+    auto out = filled(4, 3, 9.);
+    EXPECT_TRUE(xn::detail::try_short_loop(
+        out, a * xt::transpose(b) - xt::view(a, xt::range(3, xt::placeholders::_, -1), xt::all()) + n));
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        for (std::size_t j = 0; j < 3; ++j)
+        {
+            EXPECT_EQ(out(i, j), a(i, j) * b(j, i) - a(3 - i, j) + n(i, j)) << i << ", " << j;
+        }
+    }
+}
+
+TEST(short_loop, writes_a_column_major_output_and_skips_unit_axes)
+{
+    const auto a = grid(4, 3);
+    xt::xtensor<double, 2, xt::layout_type::column_major> column_major =
+        xt::xtensor<double, 2, xt::layout_type::column_major>::from_shape({4, 3});
+    EXPECT_TRUE(xn::detail::try_short_loop(column_major, a * 2. - 1.));
+    // Rank 4 with two axes of size 1, rank 0, and no element.
+    const std::array<std::size_t, 4> unit_shape = {1, 4, 1, 3};
+    const auto u = xt::adapt(a.data(), a.size(), xt::no_ownership(), unit_shape);
+    xt::xtensor<double, 4> unit = xt::zeros<double>({1, 4, 1, 3});
+    EXPECT_TRUE(xn::detail::try_short_loop(unit, u + 1.));
+    xt::xtensor<double, 0> single = xt::zeros<double>(std::array<std::size_t, 0>{});
+    xt::xtensor<double, 0> three = xt::zeros<double>(std::array<std::size_t, 0>{});
+    three() = 3.;
+    EXPECT_TRUE(xn::detail::try_short_loop(single, three * 2.));
+    xt::xtensor<double, 2> none = xt::zeros<double>({0, 3});
+    const xt::xtensor<double, 2> empty = xt::zeros<double>({0, 3});
+    EXPECT_TRUE(xn::detail::try_short_loop(none, empty + 1.));
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        for (std::size_t j = 0; j < 3; ++j)
+        {
+            EXPECT_EQ(column_major(i, j), a(i, j) * 2. - 1.);
+            EXPECT_EQ(unit(0, i, 0, j), a(i, j) + 1.);
+        }
+    }
+    EXPECT_EQ(single(), 6.);
+}
+
+TEST(short_loop, gives_the_values_of_the_kernels_plan_for_math_functions)
+{
+    // The kernels' values wherever the element sits: a special input (a huge exponent, a NaN) in a small
+    // evaluation is computed as in a large one.
+    xt::xtensor<double, 2> a = grid(4, 3);
+    a(0, 0) = 1000.;
+    a(1, 1) = std::nan("");
+    a(2, 2) = -1000.;
+    const auto e = xt::exp(a) + xt::where(xt::not_equal(a, 0.5), xt::sqrt(xt::abs(a)), a);
+    auto out = filled(4, 3, 9.);
+    EXPECT_TRUE(xn::detail::try_short_loop(out, e));
+    const auto expected = by_plan(e);
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        for (std::size_t j = 0; j < 3; ++j)
+        {
+            if (std::isnan(expected(i, j)))
+            {
+                EXPECT_TRUE(std::isnan(out(i, j))) << i << ", " << j;
+            }
+            else
+            {
+                EXPECT_EQ(out(i, j), expected(i, j)) << i << ", " << j;
+            }
+        }
+    }
+    EXPECT_TRUE(std::isinf(out(0, 0)));
+}
+
+TEST(short_loop, reads_an_output_in_place_element_by_element_or_gathered_first)
+{
+    auto a = grid(4, 3);
+    const auto original = a;
+    const xt::xtensor<double, 1> r = {0.25, -1.5, 2.};
+    EXPECT_TRUE(xn::detail::try_short_loop(a, a * 2. + r));
+    EXPECT_EQ(a, original * 2. + r);
+    // A transposed operand is gathered before anything is written.
+    auto square = grid(3, 3);
+    const auto before = square;
+    EXPECT_TRUE(xn::detail::try_short_loop(square, xt::transpose(square) + 0.));
+    EXPECT_EQ(square, xt::transpose(before));
+}
+
+TEST(short_loop, leaves_what_it_does_not_fit_to_the_plan_untouched)
+{
+    // An operand that reads the output one row ahead of where it is written (a temporary is needed).
+    auto a = grid(3, 3);
+    const auto original = a;
+    auto top = xt::view(a, xt::range(0, 2), xt::all());
+    const auto below = xt::view(a, xt::range(1, 3), xt::all()) + 0.;
+    EXPECT_FALSE(xn::detail::try_short_loop(top, below));
+    EXPECT_EQ(a, original);
+    // Four axes longer than 1 that do not merge.
+    xt::xtensor<double, 4> four = xt::zeros<double>({2, 2, 2, 2});
+    const auto values = grid(2, 8);
+    const std::array<std::size_t, 4> four_shape = {2, 2, 2, 2};
+    const auto source = xt::adapt(values.data(), values.size(), xt::no_ownership(), four_shape);
+    EXPECT_FALSE(xn::detail::try_short_loop(four, source + xt::transpose(source)));
+    EXPECT_EQ(four, (xt::xtensor<double, 4>(xt::zeros<double>({2, 2, 2, 2}))));
+    // More than four leaves to gather.
+    const auto b = grid(3, 4);
+    const auto t = xt::transpose(b);
+    auto out = filled(4, 3, 9.);
+    EXPECT_FALSE(xn::detail::try_short_loop(out, t + t * t - t / (t + 1.)));
+    EXPECT_EQ(out, filled(4, 3, 9.));
+    // Evaluated, each gives the reference values through the plan.
+    EXPECT_TRUE(xn::detail::try_kernel_assign(top, below));
+    EXPECT_EQ(xt::view(a, xt::range(0, 2), xt::all()), xt::view(original, xt::range(1, 3), xt::all()));
+    EXPECT_EQ(xt::view(a, 2, xt::all()), xt::view(original, 2, xt::all()));
+    xn::assign(four, source + xt::transpose(source));
+    for (std::size_t i = 0; i < 2; ++i)
+    {
+        for (std::size_t j = 0; j < 2; ++j)
+        {
+            for (std::size_t k = 0; k < 2; ++k)
+            {
+                for (std::size_t l = 0; l < 2; ++l)
+                {
+                    EXPECT_EQ(four(i, j, k, l), source(i, j, k, l) + source(l, k, j, i));
+                }
+            }
+        }
+    }
+    xn::assign(out, t + t * t - t / (t + 1.));
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        for (std::size_t j = 0; j < 3; ++j)
+        {
+            EXPECT_EQ(out(i, j), b(j, i) + b(j, i) * b(j, i) - b(j, i) / (b(j, i) + 1.));
+        }
+    }
+}
 
 TEST(short_path, takes_a_small_tree_of_arithmetic_and_gives_xtensors_values)
 {
@@ -196,6 +363,7 @@ TEST(short_path, leaves_a_deferred_temporary_to_the_kernels_until_it_is_computed
     const auto centred = na - xn::mean(na, "j");
     auto out = filled(4, 3, 9.);
     EXPECT_FALSE(short_path(out, centred.expression()));
+    EXPECT_FALSE(xn::detail::try_short_loop(out, centred.expression()));
     EXPECT_EQ(out, filled(4, 3, 9.));
     const auto evaluated = xn::eval(centred);
     EXPECT_EQ(evaluated.dims(), xn::dims({"i", "j"}));
@@ -210,6 +378,9 @@ TEST(short_path, leaves_a_deferred_temporary_to_the_kernels_until_it_is_computed
     // Kept once computed: then read as any operand.
     EXPECT_TRUE(short_path(out, centred.expression()));
     EXPECT_EQ(out, evaluated.expression());
+    auto looped = filled(4, 3, 9.);
+    EXPECT_TRUE(xn::detail::try_short_loop(looped, centred.expression()));
+    EXPECT_EQ(looped, evaluated.expression());
 }
 
 TEST(short_path, evaluates_a_reduction_alike_alone_and_inside_an_operation)

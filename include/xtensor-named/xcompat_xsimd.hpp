@@ -47,21 +47,25 @@
 #define XTENSOR_NAMED_CONTRACT_BARRIER(value) static_cast<void>(value)
 #endif
 
-// A function called rarely from a loop, kept out of it; a condition rarely true; one rarely false; a
-// function whose callees are all inlined into it (GCC leaves xsimd's AVX-512 exp out of line in the
+// A function called rarely from a loop, kept out of it; a function kept out of its callers, so that
+// it is compiled once, not into each; a condition rarely true; one rarely false; a function whose
+// callees are all inlined into it (GCC leaves xsimd's AVX-512 exp out of line in the
 // kernels' loops and reloads its constants at every batch; benchmarks/README.md, Instruction sets).
 #if defined(__GNUC__)
 #define XTENSOR_NAMED_COLD __attribute__((noinline, cold))
+#define XTENSOR_NAMED_NOINLINE __attribute__((noinline))
 #define XTENSOR_NAMED_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)
 #define XTENSOR_NAMED_LIKELY(condition) __builtin_expect(static_cast<bool>(condition), 1)
 #define XTENSOR_NAMED_INLINE_CALLEES __attribute__((flatten))
 #elif defined(_MSC_VER)
 #define XTENSOR_NAMED_COLD __declspec(noinline)
+#define XTENSOR_NAMED_NOINLINE __declspec(noinline)
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
 #define XTENSOR_NAMED_LIKELY(condition) (condition)
 #define XTENSOR_NAMED_INLINE_CALLEES
 #else
 #define XTENSOR_NAMED_COLD
+#define XTENSOR_NAMED_NOINLINE
 #define XTENSOR_NAMED_UNLIKELY(condition) (condition)
 #define XTENSOR_NAMED_LIKELY(condition) (condition)
 #define XTENSOR_NAMED_INLINE_CALLEES

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "../../xcompat_xtensor.hpp"
+#include "../../xerrors.hpp"
 #include "../core/xextent.hpp"
 #include "xdeferred.hpp"
 #include "xkernel_assign.hpp"
@@ -112,9 +113,9 @@ namespace xt
                 return true;
             }
 
-            /// Writes the elements of `e` into `out`, which has its shape: xtensor's assignment where `e`
-            /// is small (the short path), else the kernels where they cover `e`, xtensor's assignment
-            /// elsewhere. `fresh`: `out` is a result just made, which no operand reads.
+            /// Writes the elements of `e` into `out`, which has its shape: the kernels where they cover `e`
+            /// (their short loop where it is small), xtensor's assignment elsewhere and for a small
+            /// reduction (the short path). `fresh`: `out` is a result just made, which no operand reads.
             template <class C, class E>
             void evaluate_in_place(C& out, const E& e, bool fresh)
             {
@@ -136,6 +137,17 @@ namespace xt
                         }
                         return;
                     }
+                }
+                if constexpr (kernel_writes_elementwise<C, E>::value)
+                {
+                    // Each leaf lines up with the tree's shape from the right, so the kernels take it.
+                    if ((out.size() > short_path_written || !try_short_loop(out, e)) &&
+                        !try_kernel_assign(out, e))
+                    {
+                        throw_shape_error("assign",
+                                          "an operand does not line up with the shape of the result");
+                    }
+                    return;
                 }
                 const bool short_path = takes_short_path(out, e, fresh);
                 if (short_path || !try_kernel_assign(out, e))
@@ -159,7 +171,15 @@ namespace xt
                 if constexpr (!is_resizable_output_v<C>)
                 {
                     // A view keeps the shape it has: xtensor broadcasts into it, or refuses.
-                    evaluate_in_place(out, e, false);
+                    if (equal_shapes(out.shape(), shape))
+                    {
+                        evaluate_in_place(out, e, false);
+                    }
+                    else
+                    {
+                        compute_deferred_operands(e);
+                        assign_by_xtensor(out, e, false);
+                    }
                 }
                 else if (equal_shapes(out.shape(), shape))
                 {

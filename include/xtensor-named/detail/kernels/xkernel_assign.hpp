@@ -69,6 +69,15 @@ namespace xt
             template <class O, class E>
             bool try_kernel_assign(O& out, const E& e);
 
+            /**
+             * Evaluates the elementwise tree `e` into `out`, of its shape and at most short_path_written
+             * elements, by the short path's own loop (short_loop). False, with nothing written, where
+             * that loop does not take it: a reducer or a temporary not computed yet in the tree, axes or
+             * leaves it does not fit, or an `out` that an operand reads otherwise than element by element.
+             */
+            template <class O, class E>
+            bool try_short_loop(O& out, const E& e);
+
             /// Whether `O` is an output the kernels write: a float, double or bool array with a data pointer.
             template <class O, class = void>
             struct is_kernel_output : std::false_type
@@ -104,6 +113,31 @@ namespace xt
 
             template <class T, class E>
             inline constexpr bool is_kernel_elementwise_v = is_kernel_elementwise<T, E>::value;
+
+            /// Whether the kernels evaluate the elementwise tree `E` in lanes of O's element type.
+            template <class O, class E>
+            struct kernel_tree_of_output
+                : std::bool_constant<is_kernel_elementwise_v<kernel_lane_t<E>, E> &&
+                                     std::is_same<typename O::value_type, kernel_lane_t<E>>::value>
+            {
+            };
+
+            /**
+             * Whether the kernels evaluate every elementwise tree `E` into an `O` of its shape, small ones
+             * too (try_short_loop, else try_kernel_assign), in O's element type: xtensor's assignment of `E`
+             * into `O` is then not compiled. Not where XTENSOR_NAMED_DISABLE_KERNELS leaves everything to
+             * xtensor. The tree is looked at only for an output the kernels write, so that a refused
+             * expression (of an invalid element type) adds no diagnostic of its own.
+             */
+            template <class O, class E>
+            struct kernel_writes_elementwise
+#if defined(XTENSOR_NAMED_DISABLE_KERNELS)
+                : std::false_type
+#else
+                : std::conjunction<is_kernel_output<O>, kernel_tree_of_output<O, E>>
+#endif
+            {
+            };
 
             /// Whether `O` can be resized to a shape of `rank` axes as xtensor's assignment resizes it.
             template <class O>
@@ -1595,6 +1629,37 @@ namespace xt
                 }
                 kernel_copy(out, temporary);
                 return true;
+            }
+
+            template <class O, class E>
+            inline bool try_short_loop(O& out, const E& e)
+            {
+                if constexpr (!kernel_writes_elementwise<O, E>::value)
+                {
+                    static_cast<void>(out);
+                    static_cast<void>(e);
+                    return false;
+                }
+                else
+                {
+                    using T = kernel_lane_t<E>;
+                    using node = kernel_node<T, E>;
+                    constexpr std::size_t leaves = kernel_slots(node::leaves);
+                    short_collector<T, leaves> collector(out.shape());
+                    node::collect(e, collector);
+                    collector.pad();
+                    if (!collector.ok())
+                    {
+                        return false;
+                    }
+                    std::array<kernel_index, short_collector<T, leaves>::max_rank> strides{};
+                    for (std::size_t d = 0; d < collector.rank(); ++d)
+                    {
+                        strides[d] = static_cast<kernel_index>(out.strides()[d]);
+                    }
+                    return short_loop(tree_runs_of<kernel_run_node_t<node>, T, leaves, T>(), collector,
+                                      out.data() + out.data_offset(), strides);
+                }
             }
 
             template <class O, class E>
