@@ -228,6 +228,8 @@ namespace xt
                     kernel_index element_bytes = static_cast<kernel_index>(sizeof(T));
                     /// Null when the elements are T.
                     kernel_convert_fn<T> convert = nullptr;
+                    /// A scalar, held by the collector: no operand's memory.
+                    bool constant = false;
                     std::array<kernel_index, max_rank> stride{};
                 };
 
@@ -284,6 +286,7 @@ namespace xt
                     T& kept = m_scalar[static_cast<std::size_t>(added - m_leaves.data())];
                     kept = value;
                     added->data = reinterpret_cast<const char*>(&kept);
+                    added->constant = true;
                 }
 
                 template <class E>
@@ -414,25 +417,35 @@ namespace xt
                 }
                 // A leaf that shares memory with the output is read by runs as the output is written: it
                 // must read the element being written, else the kernels' plan takes a temporary.
-                // Gathered leaves are read before anything is written.
+                // Gathered leaves are read before anything is written; a constant is the collector's.
+                const auto span_of_operand = [&](std::size_t operand)
+                {
+                    memory_span span{0, 0, false};
+                    for (std::size_t a = 0; a < axes; ++a)
+                    {
+                        const kernel_index reach =
+                            stride[a][operand] * static_cast<kernel_index>(size[a] - 1);
+                        span.low += reach < 0 ? reach : 0;
+                        span.high += reach > 0 ? reach : 0;
+                    }
+                    return span;
+                };
+                const memory_span out_span = span_of_operand(0);
                 for (std::size_t k = 0; k < slots; ++k)
                 {
                     const auto& leaf = leaves.at(k);
-                    const bool gathered = leaf.convert != nullptr ||
-                                          (axes > 0 && stride[run][k + 1] != 0 && stride[run][k + 1] != 1);
-                    memory_span out_span{0, 0, false};
-                    memory_span leaf_span{0, 0, false};
-                    bool same = static_cast<const void*>(leaf.data) == static_cast<const void*>(out);
-                    for (std::size_t a = 0; a < axes; ++a)
+                    if (leaf.constant || leaf.convert != nullptr ||
+                        (axes > 0 && stride[run][k + 1] != 0 && stride[run][k + 1] != 1))
                     {
-                        const auto last = static_cast<kernel_index>(size[a] - 1);
-                        (stride[a][0] < 0 ? out_span.low : out_span.high) += stride[a][0] * last;
-                        (stride[a][k + 1] < 0 ? leaf_span.low : leaf_span.high) += stride[a][k + 1] * last;
-                        same = same && stride[a][0] == stride[a][k + 1];
+                        continue;
                     }
-                    if (!gathered && !same &&
-                        overlaps(static_cast<const void*>(leaf.data),
-                                 static_cast<std::size_t>(leaf.element_bytes), leaf_span,
+                    bool same = static_cast<const void*>(leaf.data) == static_cast<const void*>(out);
+                    for (std::size_t a = 0; same && a < axes; ++a)
+                    {
+                        same = stride[a][0] == stride[a][k + 1];
+                    }
+                    if (!same &&
+                        overlaps(static_cast<const void*>(leaf.data), sizeof(T), span_of_operand(k + 1),
                                  static_cast<const void*>(out), sizeof(T), out_span))
                     {
                         return false;
