@@ -415,6 +415,14 @@ namespace xt
                 {
                     return false;
                 }
+                // Each leaf's step along the run, and whether it is gathered first.
+                std::array<kernel_index, slots> along{};
+                std::array<bool, slots> gather{};
+                for (std::size_t k = 0; k < slots; ++k)
+                {
+                    along[k] = axes == 0 ? 0 : stride[run][k + 1];
+                    gather[k] = leaves.at(k).convert != nullptr || (along[k] != 0 && along[k] != 1);
+                }
                 // A leaf that shares memory with the output is read by runs as the output is written: it
                 // must read the element being written, else the kernels' plan takes a temporary.
                 // Gathered leaves are read before anything is written; a constant is the collector's.
@@ -434,8 +442,7 @@ namespace xt
                 for (std::size_t k = 0; k < slots; ++k)
                 {
                     const auto& leaf = leaves.at(k);
-                    if (leaf.constant || leaf.convert != nullptr ||
-                        (axes > 0 && stride[run][k + 1] != 0 && stride[run][k + 1] != 1))
+                    if (leaf.constant || gather[k])
                     {
                         continue;
                     }
@@ -477,10 +484,8 @@ namespace xt
                 for (std::size_t k = 0; k < slots; ++k)
                 {
                     const auto& leaf = leaves.at(k);
-                    const kernel_index along = axes == 0 ? 0 : stride[run][k + 1];
-                    const bool gather = leaf.convert != nullptr || (along != 0 && along != 1);
                     const T* start = reinterpret_cast<const T*>(leaf.data);
-                    if (gather)
+                    if (gather[k])
                     {
                         if (used == short_gathered)
                         {
@@ -507,12 +512,12 @@ namespace xt
                                     from += static_cast<kernel_index>(j) * stride[other[1]][k + 1];
                                     to += static_cast<kernel_index>(j) * dense[1];
                                 }
-                                convert(leaf.data + from * leaf.element_bytes, along, count, into + to);
+                                convert(leaf.data + from * leaf.element_bytes, along[k], count, into + to);
                             }
                         }
                         start = into;
                     }
-                    if (gather || along == 1)
+                    if (gather[k] || along[k] == 1)
                     {
                         first.set_contiguous(k, start);
                     }
@@ -522,7 +527,7 @@ namespace xt
                     }
                     for (std::size_t o = 0; o < others; ++o)
                     {
-                        around[o + 2 - others].leaf_step[k] = gather ? dense[o] : stride[other[o]][k + 1];
+                        around[o + 2 - others].leaf_step[k] = gather[k] ? dense[o] : stride[other[o]][k + 1];
                     }
                 }
                 for (std::size_t o = 0; o < others; ++o)
