@@ -296,6 +296,60 @@ TYPED_TEST(kernels, sums_over_the_innermost_axis_stay_within_the_summation_bound
     }
 }
 
+// Results of a fold along the innermost axis, each a run's total, are computed in one loop over the
+// results (fold_run_totals): each must keep the value its row has when folded on its own, where the
+// loop over one result's levels computes it.
+TYPED_TEST(kernels, folds_along_the_innermost_axis_give_each_row_its_value_alone)
+{
+    using T = TypeParam;
+    using max_fold = xn::detail::max_fold;
+    for (std::size_t m : {1, 3, 40})
+    {
+        for (std::size_t n : {5, 7, 25, 33, 100})
+        {
+            SCOPED_TRACE(shape_text(sizes{m, n}));
+            const auto a = random_array<T>({m, n}, 90);
+            const auto r = random_array<T>({n}, 91);
+            const auto k = random_array<T>({m}, 92);
+            const auto t = random_array<T>({n, m}, 93);
+            const auto b = random_array<T>({2, m, n}, 94);
+            auto holed = a;
+            holed(m - 1, n / 2) = std::numeric_limits<T>::quiet_NaN();
+            const auto sums = kernel_value<T>(xt::sum(a, {1}));
+            const auto started = kernel_value<T>(xt::sum(a, {1}, xt::initial(T(0.375))));
+            const auto chained =
+                kernel_value<T>(xt::sum((a - r) * xt::view(k, xt::all(), xt::newaxis()), {1}));
+            const auto across = kernel_value<T>(xt::sum(xt::transpose(t), {1}));
+            const auto deeper = kernel_value<T>(xt::sum(b, {2}));
+            const auto maxima = kernel_value<T>(xn::detail::fold_reducer<max_fold>(holed, sizes{1}));
+            ASSERT_EQ(sizes(sums.shape().begin(), sums.shape().end()), sizes({m}));
+            ASSERT_EQ(sizes(deeper.shape().begin(), deeper.shape().end()), sizes({2, m}));
+            const auto alone = [](const auto& e) { return xt::xarray<T>{kernel_value<T>(e)()}; };
+            for (std::size_t i = 0; i < m; ++i)
+            {
+                SCOPED_TRACE(i);
+                const xt::xarray<T> row = xt::view(a, i, xt::all());
+                const xt::xarray<T> chained_row = (row - r) * k(i);
+                const xt::xarray<T> column = xt::view(t, xt::all(), i);
+                const xt::xarray<T> holed_row = xt::view(holed, i, xt::all());
+                EXPECT_TRUE(same_bits(xt::xarray<T>{sums(i)}, alone(xt::sum(row, {0}))));
+                EXPECT_TRUE(
+                    same_bits(xt::xarray<T>{started(i)}, alone(xt::sum(row, {0}, xt::initial(T(0.375))))));
+                EXPECT_TRUE(same_bits(xt::xarray<T>{chained(i)}, alone(xt::sum(chained_row, {0}))));
+                EXPECT_TRUE(same_bits(xt::xarray<T>{across(i)}, alone(xt::sum(column, {0}))));
+                EXPECT_TRUE(same_bits(xt::xarray<T>{maxima(i)},
+                                      alone(xn::detail::fold_reducer<max_fold>(holed_row, sizes{0}))));
+                for (std::size_t j = 0; j < 2; ++j)
+                {
+                    const xt::xarray<T> inner = xt::view(b, j, i, xt::all());
+                    EXPECT_TRUE(same_bits(xt::xarray<T>{deeper(j, i)}, alone(xt::sum(inner, {0}))));
+                }
+            }
+            EXPECT_TRUE(std::isnan(maxima(m - 1)));
+        }
+    }
+}
+
 TYPED_TEST(kernels, a_sum_over_every_axis_stays_within_the_summation_bound)
 {
     using T = TypeParam;

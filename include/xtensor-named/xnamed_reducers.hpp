@@ -113,19 +113,38 @@ namespace xt
              * implementation of the reduction plans *
              ******************************************/
 
+            /// A reduction's axes (sorted) as one flag per axis of a rank, for dims::without.
+            struct reduced_flags
+            {
+                const reduced_axes& axes;
+                std::size_t rank;
+
+                std::size_t size() const noexcept
+                {
+                    return rank;
+                }
+
+                bool operator[](std::size_t axis) const noexcept
+                {
+                    return std::binary_search(axes.begin(), axes.end(), axis);
+                }
+            };
+
             template <class Shape>
             inline reduction plan_reduction(std::string_view operation, const axes_metadata& source,
                                             const Shape& shape, reduced_names names, bool needs_elements)
             {
                 const named::dims& dims = source.names;
-                xt::svector<bool, 8> reduced(dims.size(), false);
                 reduction result;
                 const std::size_t count = names.every_axis ? dims.size() : names.count;
                 result.axes.reserve(count);
                 for (std::size_t n = 0; n < count; ++n)
                 {
                     const std::size_t axis = names.every_axis ? n : axis_of(operation, dims, names[n]);
-                    if (reduced[axis])
+                    // Kept sorted as they come: the reducer takes its axes in order.
+                    const auto at = static_cast<std::size_t>(
+                        std::lower_bound(result.axes.begin(), result.axes.end(), axis) - result.axes.begin());
+                    if (at < result.axes.size() && result.axes[at] == axis)
                     {
                         throw_name_error(operation, describe_axis(dims, axis), " is listed twice");
                     }
@@ -135,19 +154,15 @@ namespace xt
                                           shape_string(shape), " has no elements, and ", operation,
                                           " of no elements has no value");
                     }
-                    reduced[axis] = true;
+                    // Not svector::insert, whose check for an element of its own GCC reads out of bounds.
+                    result.axes.push_back(axis);
+                    std::rotate(result.axes.begin() + static_cast<std::ptrdiff_t>(at), result.axes.end() - 1,
+                                result.axes.end());
                 }
-                // In increasing order, as xtensor's reducer takes them.
-                for (std::size_t axis = 0; axis < dims.size(); ++axis)
-                {
-                    if (reduced[axis])
-                    {
-                        result.axes.push_back(axis);
-                    }
-                }
+                const reduced_flags reduced{result.axes, dims.size()};
                 if (source.coords.empty())
                 {
-                    // Nothing to carry but the names: no map of the kept axes to build.
+                    // Names only: no labels to carry.
                     result.kept.names = dims.without(reduced);
                     return result;
                 }

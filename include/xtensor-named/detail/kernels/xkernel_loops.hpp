@@ -385,6 +385,11 @@ namespace xt
                                   kernel_index out_step, std::size_t terms,
                                   const std::array<kernel_index, (L == 0 ? 1 : L)>& term_step,
                                   std::size_t length, const fold_stage<T>& stage, T* dst) noexcept = nullptr;
+                /// eval_run_totals: results each the total of a run along the innermost axis.
+                void (*totals)(kernel_run_param<T, L> first, std::size_t results,
+                               const std::array<kernel_index, (L == 0 ? 1 : L)>& run_step,
+                               kernel_index out_step, std::size_t length, const fold_stage<T>& stage,
+                               T* dst) noexcept = nullptr;
                 /// eval_short_folds: the short runs of a layout's last axis, each folded to its result.
                 void (*short_folds)(kernel_tile_source<T, L>& tiles, const kernel_layout& layout,
                                     const kernel_leaves<T, L>& leaves,
@@ -1281,6 +1286,44 @@ namespace xt
             }
 
             /**
+             * `results` results into dst, `out_step` apart: each the total of stage's only level, a run of
+             * `length` elements of `Node` along the innermost axis, the run moved by `run_step` from one
+             * result to the next (a sum over the last axis). One call for them all.
+             */
+            template <class Node, class Fold, class T, std::size_t L>
+            inline void eval_run_totals(kernel_run_param<T, L> first, std::size_t results,
+                                        const std::array<kernel_index, (L == 0 ? 1 : L)>& run_step,
+                                        kernel_index out_step, std::size_t length, const fold_stage<T>& stage,
+                                        T* dst) noexcept
+            {
+                kernel_run_moved<T, L> run = first;
+                for (std::size_t i = 0; i < results; ++i, dst += out_step)
+                {
+                    if (i > 0)
+                    {
+                        run.move_by(run_step);
+                    }
+                    lane_fold_sink<T, Fold> sink;
+                    eval_run<Node>(run, length, sink);
+                    const T result = sink.total(stage.init);
+                    *dst = stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                }
+            }
+
+            /// eval_run_totals with the run's loop inlined, so that the run and the lanes stay in registers
+            /// from result to result, where a call for each result copied them in and out. Not for a tree
+            /// that notes a function's range: its function outweighs the call, and would be inlined twice.
+            template <class Node, class Fold, class T, std::size_t L>
+            XTENSOR_NAMED_INLINE_CALLEES void
+            eval_run_totals_inlined(kernel_run_param<T, L> first, std::size_t results,
+                                    const std::array<kernel_index, (L == 0 ? 1 : L)>& run_step,
+                                    kernel_index out_step, std::size_t length, const fold_stage<T>& stage,
+                                    T* dst) noexcept
+            {
+                eval_run_totals<Node, Fold, T, L>(first, results, run_step, out_step, length, stage, dst);
+            }
+
+            /**
              * The short runs of the last axis of `layout` along the axis outside it from `at`, each folded
              * to its result in `out`: a tile at a time (for_each_tile), computed into `values` and folded
              * row by row (fold_short_rows). Tiles are a few batches each, so that a call through a
@@ -1316,6 +1359,14 @@ namespace xt
                     t.lanes = &eval_run<Node, kernel_run<T, L>, lane_fold_sink<T, Fold>>;
                     t.terms = &eval_terms<Node, Fold, T, L>;
                     t.fold_runs = &eval_fold_runs<Node, Fold, T, L>;
+                    if constexpr (kernel_notes(Node::noting_reach))
+                    {
+                        t.totals = &eval_run_totals<Node, Fold, T, L>;
+                    }
+                    else
+                    {
+                        t.totals = &eval_run_totals_inlined<Node, Fold, T, L>;
+                    }
                     t.short_folds = &eval_short_folds<Node, Fold, T, L>;
                     t.element = &eval_element<Node, T, L>;
                     return t;
@@ -1381,6 +1432,11 @@ namespace xt
                     }
                     if (m_kept.empty() || m_kept.back() != inner)
                     {
+                        if (!m_kept.empty() && folds_whole_runs() && folds_along_runs())
+                        {
+                            fold_run_totals(start);
+                            return;
+                        }
                         for_each_position(m_layout, m_kept, start,
                                           [&](const position_type& position)
                                           { m_out[position[0]] = stage_scalar(0, position, 0); });
@@ -1657,6 +1713,36 @@ namespace xt
                                           point_run(position, 0, length);
                                           m_tree.fold_runs(m_run, runs, run_step, out_step, level.size,
                                                            term_step, length, stage, m_out + position[0]);
+                                      });
+                }
+
+                // Whether the one fold runs along the whole innermost axis: each result is the total of a
+                // run.
+                bool folds_along_runs() const noexcept
+                {
+                    const fold_level& level = m_stages[0].levels[0];
+                    const std::size_t inner = m_layout.rank() - 1;
+                    return !level.phantom && level.axis == inner && m_layout.size(inner) > 0;
+                }
+
+                // The results of a fold along the innermost axis (a sum over the last axis), each the total
+                // of one run: the run prepared once for each position of the kept axes but the last, and
+                // moved along that one from result to result, as fold_runs moves it. Preparing each run
+                // from its position, and a call for each, cost more than folding a run of a few dozen.
+                void fold_run_totals(const position_type& start)
+                {
+                    const fold_stage<T>& stage = m_stages[0];
+                    const std::size_t length = m_layout.size(m_layout.rank() - 1);
+                    const std::size_t along = m_kept.back();
+                    const std::size_t results = m_layout.size(along);
+                    const auto run_step = leaf_steps<L>(m_layout, along);
+                    const kernel_index out_step = m_layout.stride(along, 0);
+                    for_each_position(m_layout, kernel_sizes(m_kept.begin(), m_kept.end() - 1), start,
+                                      [&](const position_type& position)
+                                      {
+                                          point_run(position, 0, length);
+                                          m_tree.totals(m_run, results, run_step, out_step, length, stage,
+                                                        m_out + position[0]);
                                       });
                 }
 
