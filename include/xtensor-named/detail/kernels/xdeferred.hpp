@@ -41,19 +41,19 @@ namespace xt
             class deferred_state_base;
 
             /**
-             * How the elements of a deferred temporary are computed: whole, or rows of its first axis.
-             * An implementation may make what computing needs the first time it is asked anything, so
-             * that any question may throw std::bad_alloc.
+             * How the elements of a temporary are computed, whole or rows of its first axis, whatever its
+             * element type: a deferred one's (deferred_state), or a reducer's that the kernels fill in an
+             * evaluation of their own (kernel_fold_job). An implementation may make what computing needs
+             * the first time it is asked anything, so that any question may throw std::bad_alloc.
              */
-            template <class T>
-            class deferred_evaluation
+            class deferred_evaluation_base
             {
             public:
-                virtual ~deferred_evaluation() = default;
+                virtual ~deferred_evaluation_base() = default;
 
                 /// Writes rows [first, last) of the first axis (everything for a scalar) at `rows`,
                 /// row-major: row `first` at `rows`, wherever the caller keeps them.
-                virtual void compute(T* rows, std::size_t first, std::size_t last) const = 0;
+                virtual void compute_at(char* rows, std::size_t first, std::size_t last) const = 0;
 
                 /// Whether rows can be computed apart, each as it is in a whole computation.
                 virtual bool by_rows() const = 0;
@@ -87,6 +87,20 @@ namespace xt
                 }
             };
 
+            /// A deferred_evaluation_base of elements of type T.
+            template <class T>
+            class deferred_evaluation : public deferred_evaluation_base
+            {
+            public:
+                /// compute_at, for rows of T.
+                virtual void compute(T* rows, std::size_t first, std::size_t last) const = 0;
+
+                void compute_at(char* rows, std::size_t first, std::size_t last) const final
+                {
+                    compute(reinterpret_cast<T*>(rows), first, last);
+                }
+            };
+
             /// What the kernels need of a deferred temporary whatever its element type: whether it is
             /// computed, its rows, and the lock held while they compute it.
             class deferred_state_base
@@ -104,6 +118,33 @@ namespace xt
                 void set_ready() const noexcept
                 {
                     m_ready.store(true, std::memory_order_release);
+                }
+
+                /// Computes every row where they are not yet, under the lock: what a reader of it whole
+                /// does.
+                void compute_whole() const
+                {
+                    if (!ready())
+                    {
+                        const std::lock_guard<std::recursive_mutex> lock(m_mutex);
+                        if (!ready())
+                        {
+                            m_computed_by->compute_at(m_memory, 0, m_rows);
+                            set_ready();
+                        }
+                    }
+                }
+
+                /// What computes the rows.
+                const deferred_evaluation_base& evaluation() const noexcept
+                {
+                    return *m_computed_by;
+                }
+
+                /// Where row 0 goes, whether computed or not: for the kernels, which compute it first.
+                char* memory_bytes() const noexcept
+                {
+                    return m_memory;
                 }
 
                 /// Held while the kernels compute the rows block by block, so that another thread that
@@ -155,6 +196,10 @@ namespace xt
 
                 ~deferred_state_base() = default;
 
+                /// Set by the derived state once its evaluation and memory are made.
+                const deferred_evaluation_base* m_computed_by = nullptr;
+                char* m_memory = nullptr;
+
             private:
                 std::size_t m_rows;
                 std::size_t m_rank;
@@ -174,6 +219,8 @@ namespace xt
                     : deferred_state_base(shape, sizeof(T)), m_evaluation(std::move(evaluation)),
                       m_elements(size()), m_data(m_elements.data())
                 {
+                    m_computed_by = m_evaluation.get();
+                    m_memory = reinterpret_cast<char*>(m_elements.data());
                 }
 
                 /// Elements computed already, at `data`, kept alive by `owner` (empty for memory that the
@@ -188,15 +235,7 @@ namespace xt
                 /// The elements, computed first where they are not yet.
                 const T* data() const
                 {
-                    if (!ready())
-                    {
-                        const std::lock_guard<std::recursive_mutex> lock(mutex());
-                        if (!ready())
-                        {
-                            m_evaluation->compute(memory(), 0, rows());
-                            set_ready();
-                        }
-                    }
+                    compute_whole();
                     return m_data;
                 }
 
@@ -204,11 +243,6 @@ namespace xt
                 T* memory() const noexcept
                 {
                     return const_cast<T*>(m_data);
-                }
-
-                const deferred_evaluation<T>& evaluation() const noexcept
-                {
-                    return *m_evaluation;
                 }
 
             private:

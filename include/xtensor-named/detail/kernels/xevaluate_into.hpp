@@ -291,9 +291,7 @@ namespace xt
                     {
                         if (m_job)
                         {
-                            xt::svector<std::ptrdiff_t, 8> strides(m_shape.size());
-                            xt::compute_strides(m_shape, xt::layout_type::row_major, strides);
-                            m_job->run(rows, strides, first, last);
+                            m_job->compute(rows, first, last);
                             return;
                         }
                     }
@@ -320,7 +318,7 @@ namespace xt
                     prepare();
                     if constexpr (reduces)
                     {
-                        return m_job && m_job->runs_by_rows();
+                        return m_job && m_job->by_rows();
                     }
                     else
                     {

@@ -286,37 +286,17 @@ namespace xt
                     }
                     const auto& evaluation = deferred->evaluation();
                     pending_reduction pending;
+                    pending.evaluation = &evaluation;
+                    pending.memory = deferred->memory_bytes();
+                    pending.row_bytes = deferred->row_bytes();
                     pending.deferred = deferred;
                     pending.rows = rows;
                     pending.aligned = aligned;
                     pending.element_type = &element_type_tag<U>;
                     pending.input_bytes = evaluation.input_bytes();
-                    pending.reads =
-                        [&evaluation](const void* data, std::size_t element_bytes, const memory_span& span)
-                    { return evaluation.reads(data, element_bytes, span); };
-                    pending.visit = [&evaluation](const deferred_visitor& visit)
-                    { evaluation.visit_deferred(visit); };
-                    if (m_blocks)
-                    {
-                        const std::size_t row_elements = deferred->row_elements();
-                        pending.compute = [deferred, row_elements](std::size_t first, std::size_t last) {
-                            deferred->evaluation().compute(deferred->memory() + first * row_elements, first,
-                                                           last);
-                        };
-                        if (!evaluation.keeps_rows())
-                        {
-                            // Computed for the block into memory that stays in the cache, and read there;
-                            // not kept (see deferred_evaluation::keeps_rows).
-                            pending.compute_in_scratch =
-                                [deferred](std::size_t first, std::size_t last, char* scratch)
-                            { deferred->evaluation().compute(reinterpret_cast<U*>(scratch), first, last); };
-                        }
-                    }
-                    else
-                    {
-                        // Computed here only whole, under its own lock: rows are the blocks' to compute.
-                        pending.compute = [deferred](std::size_t, std::size_t) { deferred->data(); };
-                    }
+                    // Computed for the block into memory that stays in the cache, and read there; not
+                    // kept (see deferred_evaluation_base::keeps_rows).
+                    pending.rows_in_scratch = m_blocks && !evaluation.keeps_rows();
                     m_pending.push_back(std::move(pending));
                 }
 
@@ -400,23 +380,17 @@ namespace xt
                     const kernel_sizes& shape = job->shape();
                     temporary->resize(typename xt::xarray<V>::shape_type(shape.begin(), shape.end()));
                     pending_reduction pending;
+                    pending.evaluation = job.get();
+                    pending.memory = reinterpret_cast<char*>(temporary->data());
                     pending.rows = shape.empty() ? 0 : shape[0];
-                    // Read right-aligned: its rows are the layout's where the ranks are equal.
-                    pending.aligned = job->runs_by_rows() && shape.size() == m_layout.rank() &&
-                                      pending.rows == m_layout.size(0);
-                    pending.input_bytes = job->input_bytes();
-                    pending.reads =
-                        [job](const void* data, std::size_t element_bytes, const memory_span& span)
-                    { return job->reads(data, element_bytes, span); };
                     // The temporary's shape is fixed: its rows' length is taken once.
-                    const std::size_t row_elements = temporary->dimension() == 0 || temporary->shape()[0] == 0
-                                                         ? 0
-                                                         : temporary->size() / temporary->shape()[0];
-                    pending.compute = [job, temporary, row_elements](std::size_t first, std::size_t last) {
-                        job->run(temporary->data() + first * row_elements, temporary->strides(), first, last);
-                    };
-                    pending.visit = [job](const deferred_visitor& visit) { job->visit_deferred(visit); };
+                    pending.row_bytes = pending.rows == 0 ? 0 : temporary->size() / pending.rows * sizeof(V);
+                    // Read right-aligned: its rows are the layout's where the ranks are equal.
+                    pending.aligned =
+                        job->by_rows() && shape.size() == m_layout.rank() && pending.rows == m_layout.size(0);
+                    pending.input_bytes = job->input_bytes();
                     m_pending.push_back(std::move(pending));
+                    m_temporaries.push_back(std::move(job));
                     add_temporary(std::move(temporary));
                 }
 
@@ -428,7 +402,7 @@ namespace xt
                     {
                         if (pending.deferred == nullptr)
                         {
-                            pending.compute(0, pending.rows);
+                            compute(pending, 0, pending.rows);
                         }
                     }
                     m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(),
@@ -466,11 +440,11 @@ namespace xt
                         }
                         if (pending.aligned && (pending.deferred == nullptr || m_blocks))
                         {
-                            pending.compute(first, last);
+                            compute(pending, first, last);
                         }
                         else if (!pending.done)
                         {
-                            pending.compute(0, pending.rows);
+                            compute(pending, 0, pending.rows);
                             pending.done = true;
                         }
                     }
@@ -511,7 +485,7 @@ namespace xt
                         {
                             visit(*pending.deferred);
                         }
-                        pending.visit(visit);
+                        pending.evaluation->visit_deferred(visit);
                     }
                 }
 
@@ -549,8 +523,8 @@ namespace xt
                             pending.done = true;
                             continue;
                         }
-                        pending.aligned =
-                            pending.aligned && rows > 1 && !(in_place && pending.reads(out, sizeof(O), span));
+                        pending.aligned = pending.aligned && rows > 1 &&
+                                          !(in_place && pending.evaluation->reads(out, sizeof(O), span));
                         any_aligned = any_aligned || pending.aligned;
                         input_bytes += pending.aligned ? pending.input_bytes : 0;
                     }
@@ -613,7 +587,7 @@ namespace xt
                 {
                     for (const auto& pending : m_pending)
                     {
-                        if (pending.reads(data, element_bytes, span))
+                        if (pending.evaluation->reads(data, element_bytes, span))
                         {
                             return true;
                         }
@@ -731,23 +705,38 @@ namespace xt
                 /// A temporary the tree reads that is not filled yet: a reducer's, or a deferred one.
                 struct pending_reduction
                 {
+                    const deferred_evaluation_base* evaluation = nullptr; // computes its rows
+                    char* memory = nullptr;                               // where its row 0 goes
+                    std::size_t row_bytes = 0;
+                    // A deferred one's state, shared with other readers; nullptr for a reducer's, which
+                    // only this collector reads.
+                    const deferred_state_base* deferred = nullptr;
                     std::size_t rows = 0; // the temporary's first axis
                     bool aligned = false; // whether its rows are the layout's, and can be filled apart
                     bool done = false;    // filled whole
                     std::size_t input_bytes = 0;
-                    const deferred_state_base* deferred = nullptr;
                     const char* element_type = nullptr; // a deferred one's (element_type_tag)
-                    std::function<bool(const void*, std::size_t, const memory_span&)> reads;
-                    std::function<void(std::size_t, std::size_t)> compute; // rows [first, last)
-                    // A deferred one's rows [first, last) into a block's scratch memory, where its rows are
-                    // not kept; empty elsewhere.
-                    std::function<void(std::size_t, std::size_t, char*)> compute_in_scratch;
+                    // A deferred one's rows of a block are computed into the block's scratch memory, where
+                    // its rows are not kept.
+                    bool rows_in_scratch = false;
                     bool in_scratch = false;       // its rows were computed in scratch memory only
                     std::size_t scratch_bytes = 0; // what a block of its rows takes there
-                    std::function<void(const deferred_visitor&)> visit; // the deferred ones it reads
                 };
                 std::vector<pending_reduction> m_pending;
                 bool m_blocks = false;
+
+                /// Computes rows [first, last) of `pending` in its memory. A deferred one, where this
+                /// collector does not run the blocks, is computed only whole, under its own lock: its rows
+                /// are the blocks' to compute.
+                void compute(const pending_reduction& pending, std::size_t first, std::size_t last) const
+                {
+                    if (pending.deferred != nullptr && !m_blocks)
+                    {
+                        pending.deferred->compute_whole();
+                        return;
+                    }
+                    pending.evaluation->compute_at(pending.memory + first * pending.row_bytes, first, last);
+                }
 
                 /**
                  * The deferred temporary whose rows, computed in scratch memory block by block, can be
@@ -776,7 +765,7 @@ namespace xt
                     }
                     for (const auto& pending : m_pending)
                     {
-                        if (pending.aligned && pending.compute_in_scratch &&
+                        if (pending.aligned && pending.rows_in_scratch &&
                             pending.element_type == &element_type_tag<O> &&
                             pending.deferred->size() == layout.element_count() &&
                             leaves_read_in_place(layout, pending.deferred))
@@ -829,7 +818,7 @@ namespace xt
                     std::size_t scratch_bytes = 0;
                     for (auto& pending : m_pending)
                     {
-                        if (pending.aligned && pending.compute_in_scratch)
+                        if (pending.aligned && pending.rows_in_scratch)
                         {
                             // The output holds into_output's rows: it takes no scratch memory.
                             pending.scratch_bytes =
@@ -880,18 +869,18 @@ namespace xt
                         char* free_scratch = scratch.data();
                         for (auto& pending : m_pending)
                         {
-                            if (pending.aligned && pending.compute_in_scratch)
+                            if (pending.aligned && pending.rows_in_scratch)
                             {
                                 char* at = &pending == into_output
                                                ? out + first * pending.deferred->row_bytes()
                                                : free_scratch;
-                                pending.compute_in_scratch(first, last, at);
+                                pending.evaluation->compute_at(at, first, last);
                                 computed.push_back(deferred_rows{pending.deferred, first, last, at});
                                 free_scratch += pending.scratch_bytes;
                             }
                             else if (pending.aligned)
                             {
-                                pending.compute(first, last);
+                                compute(pending, first, last);
                                 if (pending.deferred != nullptr)
                                 {
                                     // A reduction of this block that reads them (a softmax's sum reads
@@ -901,7 +890,7 @@ namespace xt
                             }
                             else if (!pending.done)
                             {
-                                pending.compute(0, pending.rows);
+                                compute(pending, 0, pending.rows);
                                 pending.done = true;
                             }
                         }
@@ -974,7 +963,7 @@ namespace xt
                         for (std::size_t k = 0; k < m_pending.size(); ++k)
                         {
                             bool reads_another = false;
-                            m_pending[k].visit(
+                            m_pending[k].evaluation->visit_deferred(
                                 [&](const deferred_state_base& state)
                                 {
                                     for (std::size_t j = 0; j < m_pending.size(); ++j)
@@ -1362,35 +1351,49 @@ namespace xt
              * prepares it from the expression.
              */
             template <class T, class Fold, std::size_t L>
-            class kernel_fold_job : public kernel_job
+            class kernel_fold_job : public kernel_job, public deferred_evaluation<T>
             {
             public:
                 /// Whether the input shares memory with `[data + span.low, data + span.high]`.
                 bool reads(const void* data, std::size_t element_bytes,
-                           const memory_span& span) const noexcept
+                           const memory_span& span) const noexcept override
                 {
                     return m_collector.overlaps_with(data, element_bytes, span);
                 }
 
                 /// The bytes the whole input moves.
-                std::size_t input_bytes() const noexcept
+                std::size_t input_bytes() const noexcept override
                 {
                     return working_set_bytes(m_layout, m_collector.leaves(), L);
                 }
 
                 /// Calls `visit` on the deferred temporaries that the input reads, however deep.
-                void visit_deferred(const deferred_visitor& visit) const
+                void visit_deferred(const deferred_visitor& visit) const override
                 {
                     m_collector.visit_deferred(visit);
                 }
 
                 /// Whether rows of the result's first axis can be summed apart: it is an axis of the input.
-                bool runs_by_rows() const noexcept
+                bool by_rows() const noexcept override
                 {
                     return !m_space.empty() && m_space[0] != kernel_phantom_axis;
                 }
 
-                /// Sums rows [first, last) of the result (all of it where not runs_by_rows) into `rows`,
+                /// As a reducer's temporary in a tree (kernel_collector::materialize): rows [first, last) of
+                /// a row-major result at `rows`.
+                void compute(T* rows, std::size_t first, std::size_t last) const override
+                {
+                    kernel_sizes strides(m_shape.size(), 0);
+                    std::size_t stride = 1;
+                    for (std::size_t q = m_shape.size(); q-- > 0;)
+                    {
+                        strides[q] = stride;
+                        stride *= m_shape[q];
+                    }
+                    run(rows, strides, first, last);
+                }
+
+                /// Sums rows [first, last) of the result (all of it where not by_rows) into `rows`,
                 /// where row `first` goes, with the result's strides `strides`.
                 template <class St>
                 void run(T* rows, const St& strides, std::size_t first, std::size_t last) const
@@ -1416,7 +1419,7 @@ namespace xt
                     const std::size_t whole_inner = run_layout.rank() != 0 && run_layout.stride(inner, 0) != 0
                                                         ? run_layout.size(inner)
                                                         : 0;
-                    if (runs_by_rows() && (first != 0 || last != m_shape[0]))
+                    if (by_rows() && (first != 0 || last != m_shape[0]))
                     {
                         run_layout = run_layout.part(m_space[0], first, last);
                         run_layout.offset(0) = 0; // the output's rows start at `rows`
@@ -1424,7 +1427,7 @@ namespace xt
                     // Rows of the result are rows of the input where its first axis is the input's first:
                     // the deferred temporaries that the input reads are then computed for them already.
                     const kernel_leaves<T, L> read =
-                        runs_by_rows() && m_space[0] == 0
+                        by_rows() && m_space[0] == 0
                             ? m_collector.template compute_rows<L>(run_layout, first, last)
                             : m_collector.template compute_rows<L>(
                                   run_layout, 0, m_input_shape.empty() ? 0 : m_input_shape[0]);
@@ -1441,7 +1444,7 @@ namespace xt
                 {
                 }
 
-                ~kernel_fold_job() = default;
+                ~kernel_fold_job() override = default;
 
                 /// Orders the folds described and checks them against the result's shape.
                 bool fits_folds()
