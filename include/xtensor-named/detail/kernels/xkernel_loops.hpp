@@ -27,15 +27,7 @@
 #include "xkernel_layout.hpp"
 #include "xkernel_run.hpp"
 #include "xkernel_threads.hpp"
-
-#ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
-// Evaluations that write and read this many bytes or more (output and operands, see working_set_bytes)
-// write their output with streaming stores, which do not read the output's cache lines first: faster
-// where the output and what is read exceed the last-level cache, slower below, where the output would
-// have stayed in it (docs/kernels.md, How). Define the macro to another size, or to SIZE_MAX to turn
-// streaming off.
-#define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(24) << 20)
-#endif
+#include "xrun_plan.hpp"
 
 // GCC before 12.3 and AVX-512: see xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN
@@ -272,7 +264,7 @@ namespace xt
              * What the loops of an elementwise evaluation need from its tree, compiled once per tree:
              * the tree's runs (one run, or those of two axes, see eval_runs) for each kind of store, a run
              * converted to another output type (strided or not; none where O is T), and one element. The
-             * loops around them (run_untiled, run_elementwise) are then compiled once per element type, leaf
+             * loops around them (run_planned, run_elementwise) are then compiled once per element type, leaf
              * count and output type, not once per expression; they call through these pointers once per
              * run, or once for all the runs of the two axes outside them.
              */
@@ -624,52 +616,6 @@ namespace xt
                 return result;
             }
 
-            /// Whether leaf `k` (1-based, as in the layout) reads the very elements of an earlier leaf:
-            /// the same first element, element size and strides (`where(x > 0, x, 0)` reads x twice).
-            template <class T>
-            inline bool reads_an_earlier_leaf(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
-                                              std::size_t k) noexcept
-            {
-                for (std::size_t j = 1; j < k; ++j)
-                {
-                    bool same = leaves[j - 1].element_bytes == leaves[k - 1].element_bytes &&
-                                leaves[j - 1].at(layout.offset(j)) == leaves[k - 1].at(layout.offset(k));
-                    for (std::size_t a = 0; same && a < layout.rank(); ++a)
-                    {
-                        same = layout.stride(a, j) == layout.stride(a, k);
-                    }
-                    if (same)
-                    {
-                        return true;
-                    }
-                }
-                return false;
-            }
-
-            /// The bytes an elementwise evaluation writes and reads: the output, and each leaf once over
-            /// the axes along which it is not broadcast. A leaf read twice counts once: its second read
-            /// hits the cache. `count` leaves, operands 1 to `count` of the layout.
-            template <class T>
-            inline std::size_t working_set_bytes(const kernel_layout& layout,
-                                                 const kernel_leaf_ref<T>* leaves, std::size_t count) noexcept
-            {
-                std::size_t bytes = layout.element_count() * sizeof(T);
-                for (std::size_t k = 1; k <= count; ++k)
-                {
-                    if (reads_an_earlier_leaf(layout, leaves, k))
-                    {
-                        continue;
-                    }
-                    std::size_t elements = 1;
-                    for (std::size_t a = 0; a < layout.rank(); ++a)
-                    {
-                        elements *= layout.stride(a, k) != 0 ? layout.size(a) : 1;
-                    }
-                    bytes += elements * static_cast<std::size_t>(leaves[k - 1].element_bytes);
-                }
-                return bytes;
-            }
-
             /// Where the run at `position` starts, for every leaf.
             template <class T, std::size_t S, std::size_t N>
             inline std::array<const char*, S> run_starts(const std::array<kernel_leaf_ref<T>, S>& leaves,
@@ -705,31 +651,6 @@ namespace xt
                     offsets[k] = layout.offset(k);
                 }
                 return offsets;
-            }
-
-            /// Whether the runs of `layout`'s innermost axis are taken in bands of runs along `across`
-            /// (kernel_bands): they are long, and a leaf of T is stored in the other axis order
-            /// (kernel_reads_across). `count` leaves, operands 1 to `count` of the layout.
-            template <class T>
-            inline bool runs_in_bands(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
-                                      std::size_t count, std::size_t across) noexcept
-            {
-                const std::size_t inner = layout.rank() - 1;
-                if (layout.size(inner) <= kernel_band_max_unbanded || layout.size(across) < 2)
-                {
-                    return false;
-                }
-                for (std::size_t k = 1; k <= count; ++k)
-                {
-                    const kernel_index bytes = leaves[k - 1].element_bytes;
-                    if (leaves[k - 1].convert == nullptr &&
-                        kernel_reads_across(layout.stride(inner, k) * bytes,
-                                            layout.stride(across, k) * bytes))
-                    {
-                        return true;
-                    }
-                }
-                return false;
             }
 
             /// Calls `body(rows, at)` for the tiles of `count` positions of `axis` from `at`: each tile of
@@ -816,28 +737,22 @@ namespace xt
                 }
             }
 
-            /// The runs of an elementwise evaluation one by one (not in tiles), each prepared by `source`.
+            /// The runs of a share `layout` of an elementwise evaluation as `plan` says, each prepared by
+            /// `source`.
             template <class T, std::size_t L, class O>
-            inline void run_untiled(const tree_runs<T, L, O>& tree, const kernel_layout& layout, O* out,
+            inline void run_planned(const tree_runs<T, L, O>& tree, const kernel_layout& layout, O* out,
                                     const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
-                                    bool large)
+                                    const run_plan& plan)
             {
                 constexpr bool same_type = std::is_same<O, T>::value;
                 const std::size_t inner = layout.rank() - 1;
                 const std::size_t length = layout.size(inner);
                 const kernel_index out_stride = layout.stride(inner, 0);
-                // An output of another type or stride gets the values of each chunk converted one by one;
-                // one of the lanes' type but strided, each chunk computed into a buffer and copied out.
-                const bool scatter = out_stride != 1 || !same_type;
-                const bool copy = same_type && tree.copy && L == 1 && !scatter &&
-                                  leaves[0].convert == nullptr && layout.stride(inner, 1) == 1;
-                const bool streaming = same_type && !scatter && simd::batch_traits<T>::can_stream && large;
-                const std::size_t chunk =
-                    same_type && scatter ? std::min(source.chunk(), kernel_chunk<T>) : source.chunk();
+                const bool streaming = plan.store == run_store::streaming;
+                const std::size_t chunk = plan.chunk;
                 if constexpr (same_type)
                 {
-                    if (inner > 0 && !scatter && kernel_short_run<T>(length) &&
-                        layout.stride(inner - 1, 0) == static_cast<kernel_index>(length))
+                    if (plan.traversal == run_traversal::tiles)
                     {
                         run_tiles(tree, layout, out, leaves, streaming);
                         return;
@@ -854,17 +769,17 @@ namespace xt
                     O* out_run = out + position[0];
                     if constexpr (same_type)
                     {
-                        if (streaming)
+                        if (plan.store == run_store::streaming)
                         {
                             tree.streaming(run, count, out_run + first);
                             return;
                         }
-                        if (copy)
+                        if (plan.store == run_store::copy)
                         {
                             eval_run_copy(run, count, out_run + first);
                             return;
                         }
-                        if (!scatter)
+                        if (plan.store == run_store::ordinary)
                         {
                             tree.ordinary(run, count, out_run + first);
                             return;
@@ -896,7 +811,7 @@ namespace xt
                 };
                 if constexpr (same_type)
                 {
-                    if (inner > 0 && !scatter && chunk == kernel_whole_run)
+                    if (plan.traversal == run_traversal::runs)
                     {
                         // Every leaf contiguous or constant along the runs: the runs of the two axes
                         // outside them in one call, whose cost per run matters for short runs (one axis
@@ -912,9 +827,9 @@ namespace xt
                             a.out_step = layout.stride(axis, 0);
                             a.leaf_step = leaf_steps<L>(layout, axis);
                         }
-                        const auto runs = streaming ? tree.streaming_runs
-                                          : copy    ? tree.copy_runs
-                                                    : tree.ordinary_runs;
+                        const auto runs = streaming                       ? tree.streaming_runs
+                                          : plan.store == run_store::copy ? tree.copy_runs
+                                                                          : tree.ordinary_runs;
                         for_each_position(layout, axes_before(inner - stepped), start,
                                           [&](const std::array<kernel_index, L + 1>& position)
                                           {
@@ -928,7 +843,7 @@ namespace xt
                         return;
                     }
                 }
-                if (inner > 0 && runs_in_bands(layout, leaves.data(), L, inner - 1))
+                if (plan.traversal == run_traversal::bands)
                 {
                     // Each chunk of a band's runs in turn: the lines of a leaf stored in the other axis
                     // order are read once for all the band's runs. Whole chunks, not chunks small enough
@@ -1059,14 +974,12 @@ namespace xt
                     out[layout.offset(0)] = static_cast<O>(tree.element(run));
                     return;
                 }
-                // Whether the whole evaluation, not a share of it, is too large for the caches.
-                const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
-                const bool large = std::max(bytes, whole_bytes) >= XTENSOR_NAMED_STREAMING_MIN_BYTES;
-                run_in_tasks(layout, 0, kernel_tasks(bytes, layout.size(0)),
+                const run_plan plan = plan_runs<T, O>(layout, leaves.data(), L, tree.copy, whole_bytes);
+                run_in_tasks(layout, 0, plan.tasks,
                              [&](const kernel_layout& part)
                              {
                                  kernel_source<T, L> source(run_strides<L>(part), leaves);
-                                 run_untiled(tree, part, out, leaves, source, large);
+                                 run_planned(tree, part, out, leaves, source, plan);
                              });
             }
 
@@ -1526,7 +1439,7 @@ namespace xt
                     }
                 }
 
-                // Bands of runs (as in run_untiled) where a leaf is stored in the other axis order across
+                // Bands of runs (as in run_planned) where a leaf is stored in the other axis order across
                 // them: along the innermost level's axis, whose terms are then the runs of a band (a sum
                 // over x of B(x, y) * C(y, x)), or along the last kept axis, whose results are then the
                 // folds of a band's runs (the same sum over y). The values are folded in the same order.

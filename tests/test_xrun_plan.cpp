@@ -1,0 +1,163 @@
+/***************************************************************************
+ * Copyright (c) the xtensor-named contributors                             *
+ *                                                                          *
+ * Distributed under the terms of the BSD 3-Clause License.                 *
+ *                                                                          *
+ * The full license is in the file LICENSE, distributed with this software. *
+ ****************************************************************************/
+
+// The plan of an elementwise evaluation's runs (detail/kernels/xrun_plan.hpp), from shapes, strides and
+// element types alone: no element is read, so the leaves point at nothing they could read.
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <xtensor-named/detail/kernels/xrun_plan.hpp>
+
+namespace xn = xt::named;
+namespace kd = xt::named::detail;
+
+namespace
+{
+    using sizes = std::vector<std::size_t>;
+    using strides = std::vector<std::ptrdiff_t>;
+
+    /// An operand of the evaluation: its strides over the output's shape, its element size (another
+    /// than float's: an int64 leaf, converted), and which memory it reads (0: its own).
+    struct operand
+    {
+        strides along;
+        std::size_t element_bytes = sizeof(float);
+        std::size_t memory = 0;
+    };
+
+    /// Distinct addresses for the leaves, a megabyte apart, never read.
+    const char* leaf_address(std::size_t k)
+    {
+        return reinterpret_cast<const char*>(std::uintptr_t(1) << 30) + k * (std::size_t(1) << 20);
+    }
+
+    /// The plan of a float tree of `leaves` over `shape`, the output at `out` strides, as the kernels
+    /// make it: the layout sorted and merged first. `O` is the output's element type.
+    template <class O = float>
+    kd::run_plan plan_of(const sizes& shape, const strides& out, std::initializer_list<operand> leaves,
+                         bool copies = false)
+    {
+        kd::kernel_layout layout(shape, leaves.size() + 1);
+        EXPECT_TRUE(layout.set_right_aligned(0, shape, out));
+        std::vector<kd::kernel_leaf_ref<float>> refs;
+        std::size_t k = 1;
+        for (const operand& leaf : leaves)
+        {
+            EXPECT_TRUE(layout.set_right_aligned(k, shape, leaf.along));
+            kd::kernel_leaf_ref<float> ref;
+            ref.data = leaf_address(leaf.memory == 0 ? k : leaf.memory);
+            ref.element_bytes = static_cast<kd::kernel_index>(leaf.element_bytes);
+            ref.convert =
+                leaf.element_bytes == sizeof(float) ? nullptr : &kd::kernel_convert<float, std::int64_t>;
+            refs.push_back(ref);
+            ++k;
+        }
+        layout.drop_unit_axes();
+        layout.make_positive(0);
+        layout.sort_axes_by(0);
+        layout.coalesce();
+        return kd::plan_runs<float, O>(layout, refs.data(), refs.size(), copies, 0);
+    }
+} // namespace
+
+TEST(run_plan, contiguous_operands_take_whole_runs_of_two_axes_in_one_call)
+{
+    // (n, c, h, w) images minus a per-channel mean: the image contiguous, the mean splatted.
+    const auto plan = plan_of({2, 3, 16, 16}, {768, 256, 16, 1}, {{{768, 256, 16, 1}}, {{0, 1, 0, 0}}});
+    EXPECT_EQ(plan.traversal, kd::run_traversal::runs);
+    EXPECT_EQ(plan.store, kd::run_store::ordinary);
+    EXPECT_EQ(plan.chunk, kd::kernel_whole_run);
+    EXPECT_EQ(plan.tasks, 1u);
+}
+
+TEST(run_plan, short_innermost_runs_contiguous_in_the_output_go_in_tiles)
+{
+    // Points (n, xyz) minus a centre (xyz): runs of 3.
+    const auto points = plan_of({1000, 3}, {3, 1}, {{{3, 1}}, {{0, 1}}});
+    EXPECT_EQ(points.traversal, kd::run_traversal::tiles);
+    EXPECT_EQ(points.store, kd::run_store::ordinary);
+    // Runs as long as two batches are not short.
+    const std::size_t width = 2 * kd::simd::batch_size<float>;
+    const auto w = static_cast<std::ptrdiff_t>(width);
+    const auto longer = plan_of({1000, width}, {w, 1}, {{{w, 1}}, {{0, 1}}});
+    EXPECT_EQ(longer.traversal, kd::run_traversal::runs);
+    // A contiguous evaluation merges into one axis: one run, taken in chunks of the whole run.
+    const auto merged = plan_of({1000, 3}, {3, 1}, {{{3, 1}}});
+    EXPECT_EQ(merged.traversal, kd::run_traversal::chunks);
+    EXPECT_EQ(merged.chunk, kd::kernel_whole_run);
+}
+
+TEST(run_plan, a_leaf_in_the_other_axis_order_is_read_in_bands)
+{
+    // B(x, y) + C(y, x), 512 x 512: C steps a whole row along the run.
+    const auto plan = plan_of({512, 512}, {512, 1}, {{{512, 1}}, {{1, 512}}});
+    EXPECT_EQ(plan.traversal, kd::run_traversal::bands);
+    EXPECT_EQ(plan.chunk, kd::kernel_chunk<float>);
+    // Runs of at most kernel_band_max_unbanded elements are not banded: the lines fit the L1 cache.
+    const auto short_runs =
+        plan_of({512, kd::kernel_band_max_unbanded}, {std::ptrdiff_t(kd::kernel_band_max_unbanded), 1},
+                {{{std::ptrdiff_t(kd::kernel_band_max_unbanded), 1}}, {{1, 512}}});
+    EXPECT_EQ(short_runs.traversal, kd::run_traversal::chunks);
+}
+
+TEST(run_plan, a_strided_output_is_scattered_a_chunk_at_a_time)
+{
+    // Every other column of a wider matrix.
+    const auto plan = plan_of({64, 100}, {400, 2}, {{{100, 1}}, {{0, 1}}});
+    EXPECT_EQ(plan.store, kd::run_store::scatter);
+    EXPECT_EQ(plan.traversal, kd::run_traversal::chunks);
+    EXPECT_EQ(plan.chunk, kd::kernel_chunk<float>);
+}
+
+TEST(run_plan, a_converted_leaf_is_gathered_and_another_output_type_converted)
+{
+    // An int64 leaf in a float tree: gathered and converted a chunk at a time.
+    const auto gathered = plan_of({64, 100}, {100, 1}, {{{100, 1}}, {{100, 1}, sizeof(std::int64_t)}});
+    EXPECT_EQ(gathered.chunk, kd::kernel_chunk<float>);
+    EXPECT_EQ(gathered.traversal, kd::run_traversal::chunks);
+    EXPECT_EQ(gathered.store, kd::run_store::ordinary);
+    // A float tree written to double: each value converted as it is stored.
+    const auto converted = plan_of<double>({64, 100}, {100, 1}, {{{100, 1}}});
+    EXPECT_EQ(converted.store, kd::run_store::converted);
+    EXPECT_EQ(converted.traversal, kd::run_traversal::chunks);
+    EXPECT_EQ(converted.chunk, kd::kernel_whole_run);
+}
+
+TEST(run_plan, a_one_leaf_tree_read_in_place_is_a_copy)
+{
+    const auto copy = plan_of({64, 100}, {100, 1}, {{{100, 1}}}, true);
+    EXPECT_EQ(copy.store, kd::run_store::copy);
+    // Not where the leaf is read with a stride, nor where the tree does more than read it.
+    const auto strided = plan_of({64, 100}, {100, 1}, {{{1, 64}}}, true);
+    EXPECT_EQ(strided.store, kd::run_store::ordinary);
+    const auto computed = plan_of({64, 100}, {100, 1}, {{{100, 1}}}, false);
+    EXPECT_EQ(computed.store, kd::run_store::ordinary);
+}
+
+TEST(run_plan, an_evaluation_larger_than_the_caches_streams_its_output)
+{
+    if (!kd::simd::batch_traits<float>::can_stream)
+    {
+        GTEST_SKIP() << "no streaming stores for float on this instruction set";
+    }
+    // 16 MiB written and 16 MiB read (and a row): 32 MiB, above XTENSOR_NAMED_STREAMING_MIN_BYTES (24 MiB).
+    const auto large = plan_of({2048, 2048}, {2048, 1}, {{{2048, 1}}, {{0, 1}}});
+    EXPECT_EQ(large.store, kd::run_store::streaming);
+    EXPECT_EQ(large.traversal, kd::run_traversal::runs);
+    // 8 MiB written and two leaves of 8 MiB read: 24 MiB. The same leaf read twice counts once: 16.
+    const auto two = plan_of({2048, 1024}, {1024, 1}, {{{1024, 1}}, {{1024, 1}}});
+    EXPECT_EQ(two.store, kd::run_store::streaming);
+    const auto twice =
+        plan_of({2048, 1024}, {1024, 1}, {{{1024, 1}, sizeof(float), 1}, {{1024, 1}, sizeof(float), 1}});
+    EXPECT_EQ(twice.store, kd::run_store::ordinary);
+}
