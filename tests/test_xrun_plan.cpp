@@ -9,6 +9,7 @@
 // The plan of an elementwise evaluation's runs (detail/kernels/xrun_plan.hpp), from shapes, strides and
 // element types alone: no element is read, so the leaves point at nothing they could read.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -160,4 +161,82 @@ TEST(run_plan, an_evaluation_larger_than_the_caches_streams_its_output)
     const auto twice =
         plan_of({2048, 1024}, {1024, 1}, {{{1024, 1}, sizeof(float), 1}, {{1024, 1}, sizeof(float), 1}});
     EXPECT_EQ(twice.store, kd::run_store::ordinary);
+}
+
+namespace
+{
+    /// A fold of one stage over `shape` (the output's strides 0 along the `folded` axes, row-major along
+    /// the others), the input row-major, as the fold job lays it out.
+    kd::fold_plan fold_plan_of(const sizes& shape, const sizes& folded, std::size_t whole_inner = 0)
+    {
+        const std::size_t rank = shape.size();
+        strides input(rank);
+        strides out(rank);
+        std::ptrdiff_t in_step = 1;
+        std::ptrdiff_t out_step = 1;
+        for (std::size_t a = rank; a-- > 0;)
+        {
+            input[a] = in_step;
+            in_step *= static_cast<std::ptrdiff_t>(shape[a]);
+            const bool is_folded = std::find(folded.begin(), folded.end(), a) != folded.end();
+            out[a] = is_folded ? 0 : out_step;
+            out_step *= is_folded ? 1 : static_cast<std::ptrdiff_t>(shape[a]);
+        }
+        kd::kernel_layout layout(shape, 2);
+        EXPECT_TRUE(layout.set_right_aligned(0, shape, out));
+        EXPECT_TRUE(layout.set_right_aligned(1, shape, input));
+        kd::fold_stage<float> stage;
+        for (std::size_t axis : folded)
+        {
+            stage.levels.push_back(kd::fold_level{axis, shape[axis], false});
+        }
+        kd::kernel_leaf_ref<float> leaf;
+        leaf.data = leaf_address(1);
+        return kd::plan_folds(layout, std::vector<kd::fold_stage<float>>{stage}, &leaf, 1, whole_inner);
+    }
+} // namespace
+
+TEST(fold_plan, row_sums_share_their_results_and_are_not_cut)
+{
+    const auto plan = fold_plan_of({1000, 1000}, {1});
+    EXPECT_EQ(plan.kept, kd::kernel_sizes({0}));
+    EXPECT_EQ(plan.tiled, kd::tiled_fold::none);
+    EXPECT_EQ(plan.cut.parts, 1u);
+    EXPECT_TRUE(plan.share_results);
+    EXPECT_GE(plan.tasks, 1u);
+}
+
+TEST(fold_plan, a_whole_sum_is_cut_along_its_first_level_whatever_the_threads)
+{
+    // 1e6 terms: parts of kernel_fold_part_terms / 1000 = 32 rows, 32 parts, one result.
+    const auto plan = fold_plan_of({1000, 1000}, {0, 1});
+    EXPECT_TRUE(plan.kept.empty());
+    EXPECT_FALSE(plan.share_results);
+    EXPECT_EQ(plan.cut.parts, 32u);
+    EXPECT_EQ(plan.cut.length, kd::kernel_fold_part_terms / 1000);
+    EXPECT_EQ(plan.result_shares, 1u);
+    EXPECT_EQ(plan.tasks, plan.cut.parts);
+    // A fold with few terms per result is not cut.
+    EXPECT_EQ(fold_plan_of({1000, 30}, {0, 1}).cut.parts, 1u);
+}
+
+TEST(fold_plan, a_short_kept_innermost_axis_is_folded_across_tiles_and_not_shared)
+{
+    // A maximum per channel of (n * h * w, c = 3): the channels kept, each thread would read every row.
+    const auto plan = fold_plan_of({65536, 3}, {0});
+    EXPECT_EQ(plan.tiled, kd::tiled_fold::across);
+    EXPECT_FALSE(plan.share_results);
+    EXPECT_EQ(plan.cut.parts, 2u);
+    EXPECT_EQ(plan.tasks, 2u);
+    // A share of a longer axis folds as the whole does: whole_inner decides.
+    EXPECT_EQ(fold_plan_of({65536, 3}, {0}, 64).tiled, kd::tiled_fold::none);
+}
+
+TEST(fold_plan, a_fold_along_a_short_innermost_axis_folds_within_tiles)
+{
+    // The sum over xyz of each point.
+    const auto plan = fold_plan_of({1000, 3}, {1});
+    EXPECT_EQ(plan.tiled, kd::tiled_fold::within);
+    EXPECT_TRUE(plan.share_results);
+    EXPECT_EQ(plan.cut.parts, 1u);
 }

@@ -307,37 +307,6 @@ namespace xt
             void run_elementwise(kernel_layout& layout, O* out, const kernel_leaves<T, L>& leaves,
                                  std::size_t whole_bytes = 0);
 
-            /// One axis a nested fold runs along: a layout axis, or an axis of size 1 that an inner fold
-            /// kept (keep_dims) and that has no stride.
-            struct fold_level
-            {
-                std::size_t axis = 0;
-                std::size_t size = 1;
-                bool phantom = false;
-            };
-
-            /**
-             * One fold of a nest (an xt::sum, prod, max or min), as the loops run it. xtensor's reducer gives
-             * for each element: with no axis, `value_of_nothing() + x`; over an empty input,
-             * `value_of_nothing()`; otherwise the fold along the last level from `init`, one element after
-             * the other, merged with the fold along the other levels in order, and `initial + result` when it
-             * has one.
-             */
-            template <class T>
-            struct fold_stage
-            {
-                xt::svector<fold_level, 4> levels;
-                T init = T(0);
-                bool has_initial = false;
-                T initial = T(0);
-                bool empty_input = false;
-
-                T value_of_nothing() const noexcept
-                {
-                    return has_initial ? initial : init;
-                }
-            };
-
             /**
              * out = nested folds of Node(leaves): `stages[0]` is the outermost fold, the last one folds
              * Node. `layout` is the index space of Node's operands, with the output as operand 0
@@ -948,6 +917,25 @@ namespace xt
                 run_elementwise_with(tree_runs_of<Node, T, L, O>(), layout, out, leaves, whole_bytes);
             }
 
+            /// Calls `run_on(part)` on `layout` cut into `tasks` parts of equal length along `axis`, taken
+            /// by the threads where there are threads (for_each_task); on `layout` itself for one task.
+            template <class F>
+            inline void run_in_tasks(const kernel_layout& layout, std::size_t axis, std::size_t tasks,
+                                     const F& run_on)
+            {
+                if (tasks == 1)
+                {
+                    run_on(layout);
+                    return;
+                }
+                for_each_task(tasks,
+                              [&](std::size_t t)
+                              {
+                                  const kernel_share range = share_of(t, tasks, layout.size(axis));
+                                  run_on(layout.part(axis, range.begin, range.end));
+                              });
+            }
+
             template <class T, std::size_t L, class O>
             inline void run_elementwise_with(const tree_runs<T, L, O>& tree, kernel_layout& layout, O* out,
                                              const kernel_leaves<T, L>& leaves, std::size_t whole_bytes)
@@ -1016,91 +1004,6 @@ namespace xt
                 {
                     dst[j] = Fold::combine(dst[j], src[j]);
                 }
-            }
-
-            /// The axes of `layout` that no stage folds along, outermost first.
-            template <class T>
-            inline kernel_sizes kept_axes(const kernel_layout& layout,
-                                          const std::vector<fold_stage<T>>& stages)
-            {
-                xt::svector<bool, 8> summed(layout.rank(), false);
-                for (const auto& stage : stages)
-                {
-                    for (const auto& level : stage.levels)
-                    {
-                        if (!level.phantom)
-                        {
-                            summed[level.axis] = true;
-                        }
-                    }
-                }
-                kernel_sizes kept;
-                for (std::size_t a = 0; a < layout.rank(); ++a)
-                {
-                    if (!summed[a])
-                    {
-                        kept.push_back(a);
-                    }
-                }
-                return kept;
-            }
-
-            /// Calls `run_on(part)` on `layout` cut into `tasks` parts of equal length along `axis`, taken
-            /// by the threads where there are threads (for_each_task); on `layout` itself for one task.
-            template <class F>
-            inline void run_in_tasks(const kernel_layout& layout, std::size_t axis, std::size_t tasks,
-                                     const F& run_on)
-            {
-                if (tasks == 1)
-                {
-                    run_on(layout);
-                    return;
-                }
-                for_each_task(tasks,
-                              [&](std::size_t t)
-                              {
-                                  const kernel_share range = share_of(t, tasks, layout.size(axis));
-                                  run_on(layout.part(axis, range.begin, range.end));
-                              });
-            }
-
-            /**
-             * How a fold of one stage runs over tiles of short runs (kernel_tile_source), decided once
-             * from the layout: `within` folds each run of the innermost axis to one result, its only
-             * level, where a run is shorter than one batch (folded one element after the other, as
-             * lane_fold_sink folds it, so that the values stay the same); `across` folds along the axis
-             * outside the short one (its last level), the short one kept.
-             */
-            enum class tiled_fold
-            {
-                none,
-                within,
-                across
-            };
-
-            /// `whole_inner` as run_folds takes it: a kept innermost axis is short or not as the whole
-            /// fold's is, so that a share of it folds its results as the whole does.
-            template <class T>
-            inline tiled_fold tiled_fold_of(const kernel_layout& layout,
-                                            const std::vector<fold_stage<T>>& stages,
-                                            const kernel_sizes& kept, std::size_t whole_inner)
-            {
-                if (layout.rank() < 2 || stages.size() != 1 || stages[0].empty_input ||
-                    stages[0].levels.empty() || stages[0].levels.back().phantom || kept.empty())
-                {
-                    return tiled_fold::none;
-                }
-                const std::size_t inner = layout.rank() - 1;
-                const std::size_t last = stages[0].levels.back().axis;
-                if (stages[0].levels.size() == 1 && last == inner && kept.back() + 1 == inner &&
-                    layout.size(inner) < simd::batch_size<T>)
-                {
-                    return tiled_fold::within;
-                }
-                const std::size_t length = whole_inner != 0 ? whole_inner : layout.size(inner);
-                return last + 1 == inner && kept.back() == inner && kernel_short_run<T>(length)
-                           ? tiled_fold::across
-                           : tiled_fold::none;
             }
 
             /// A leaf read from a buffer: the node of a run of values already computed.
@@ -1983,43 +1886,6 @@ namespace xt
                 std::size_t m_band_axis = 0;
             };
 
-            /**
-             * How a fold with many terms per result is cut along its first level (parts of `length`
-             * positions, the last one shorter): from the folded sizes alone, so that the cut, and with
-             * it every value, is the same whatever the thread count, the output's strides or the share
-             * of results an evaluation asks for. `parts` is 1 where the fold is not cut.
-             */
-            struct fold_cut
-            {
-                std::size_t parts = 1;
-                std::size_t length = 0;
-            };
-
-            /// Terms of one result folded by one part: large enough that a part's set-up and its partial
-            /// results cost nothing beside its reads, small enough that a single result (a whole sum)
-            /// gives every thread parts.
-            constexpr std::size_t kernel_fold_part_terms = std::size_t(1) << 15;
-
-            template <class T>
-            inline fold_cut cut_of(const std::vector<fold_stage<T>>& stages)
-            {
-                if (stages.size() != 1 || stages[0].empty_input || stages[0].levels.empty() ||
-                    stages[0].levels[0].phantom)
-                {
-                    return {};
-                }
-                std::size_t terms = 1;
-                for (const fold_level& level : stages[0].levels)
-                {
-                    terms *= level.size;
-                }
-                const std::size_t first = stages[0].levels[0].size;
-                const std::size_t inside = terms / first;
-                const std::size_t length = std::max<std::size_t>(1, kernel_fold_part_terms / inside);
-                const std::size_t parts = (first + length - 1) / length;
-                return parts < 2 ? fold_cut{} : fold_cut{parts, length};
-            }
-
             template <class Node, class Fold, class T, std::size_t L>
             inline void run_folds(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages,
                                   T* out, const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
@@ -2032,32 +1898,27 @@ namespace xt
                                        const std::vector<fold_stage<T>>& stages, T* out,
                                        const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
             {
-                const kernel_sizes kept = kept_axes(layout, stages);
-                const tiled_fold tiled = tiled_fold_of(layout, stages, kept, whole_inner);
+                const fold_plan plan = plan_folds(layout, stages, leaves.data(), L, whole_inner);
+                const kernel_sizes& kept = plan.kept;
+                const fold_cut& cut = plan.cut;
                 const auto run_on =
                     [&](const kernel_layout& part, const std::vector<fold_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    fold_runner<Fold, T, L> runner(tree, part, folds, into, leaves, source, tiled);
+                    fold_runner<Fold, T, L> runner(tree, part, folds, into, leaves, source, plan.tiled);
                     runner.run();
                 };
-                const std::size_t bytes = working_set_bytes(layout, leaves.data(), L);
-                const fold_cut cut = cut_of(stages);
-                // A short innermost axis kept alone is not shared out: a thread would read every row of
-                // the input for one or two of its elements.
-                const bool share_results =
-                    !kept.empty() && !(tiled == tiled_fold::across && kept.size() == 1);
                 if (cut.parts == 1)
                 {
                     // Threads share out the results: shares of the outermost kept axis. Each result is
                     // folded as on one thread, the same bit for bit whatever the thread count.
                     const auto whole = [&](const kernel_layout& part) { run_on(part, stages, out); };
-                    if (!share_results)
+                    if (!plan.share_results)
                     {
                         whole(layout);
                         return;
                     }
-                    run_in_tasks(layout, kept.front(), kernel_tasks(bytes, layout.size(kept.front())), whole);
+                    run_in_tasks(layout, kept.front(), plan.tasks, whole);
                     return;
                 }
                 // Each part folds its share of the first level into partial results of its own, laid out
@@ -2079,16 +1940,11 @@ namespace xt
                 part_stages[0].levels[0].size = cut.length;
                 std::vector<fold_stage<T>> last_stages = part_stages;
                 last_stages[0].levels[0].size = first_size - (cut.parts - 1) * cut.length;
-                // Where there are threads, the parts and the shares of results are shared out together, in
-                // the order that gives the threads equal work: share after share, each in every part, a
-                // thread reading the memory of its own results, where the shares are equal; else part
-                // after part, each part's shares side by side, the threads taking runs of parts (a share
-                // per thread of 3 results would give one thread 2 and the other 1).
-                const std::size_t kept_size = share_results ? layout.size(kept.front()) : 1;
-                const std::size_t result_shares =
-                    std::min(kept_size, share_results ? kernel_shares(bytes, ~std::size_t(0)) : 1);
-                const bool by_share = result_shares <= 1 || kept_size % result_shares == 0;
-                const std::size_t tasks = cut.parts * result_shares;
+                // The parts and the shares of results in the order the plan gives them (plan_folds).
+                const std::size_t kept_size = plan.share_results ? layout.size(kept.front()) : 1;
+                const std::size_t result_shares = plan.result_shares;
+                const bool by_share = plan.by_share;
+                const std::size_t tasks = plan.tasks;
                 const auto task = [&](std::size_t t)
                 {
                     const std::size_t p = by_share ? t % cut.parts : t / result_shares;
@@ -2104,7 +1960,7 @@ namespace xt
                     run_on(part, p + 1 == cut.parts ? last_stages : part_stages,
                            partials.data_as<T>() + p * results);
                 };
-                if (kernel_shares(bytes, tasks) == 1)
+                if (!plan.threaded)
                 {
                     for (std::size_t t = 0; t < tasks; ++t)
                     {

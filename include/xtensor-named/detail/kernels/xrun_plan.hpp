@@ -9,13 +9,15 @@
 #ifndef XTENSOR_NAMED_DETAIL_XRUN_PLAN_HPP
 #define XTENSOR_NAMED_DETAIL_XRUN_PLAN_HPP
 
-// The plan of an elementwise evaluation: how its runs are traversed and stored, decided once from the
-// layout's shape and strides and the leaves' element types, before any element is read. The loops
-// (run_untiled, run_tiles in xkernel_loops.hpp) follow it without deciding again.
+// The plans of an evaluation, decided once from the layout's shape and strides, the leaves' element types
+// and the folds, before any element is read: how an elementwise evaluation's runs are traversed and
+// stored (run_plan), and how the threads share a nest of folds (fold_plan). The loops of
+// xkernel_loops.hpp follow them without deciding again.
 
 #include <algorithm>
 #include <cstddef>
 #include <type_traits>
+#include <vector>
 
 #include "../../xcompat_xsimd.hpp"
 #include "xkernel_layout.hpp"
@@ -195,6 +197,193 @@ namespace xt
                 }
                 return plan;
             }
+            /// One axis a nested fold runs along: a layout axis, or an axis of size 1 that an inner fold
+            /// kept (keep_dims) and that has no stride.
+            struct fold_level
+            {
+                std::size_t axis = 0;
+                std::size_t size = 1;
+                bool phantom = false;
+            };
+
+            /**
+             * One fold of a nest (an xt::sum, prod, max or min), as the loops run it. xtensor's reducer gives
+             * for each element: with no axis, `value_of_nothing() + x`; over an empty input,
+             * `value_of_nothing()`; otherwise the fold along the last level from `init`, one element after
+             * the other, merged with the fold along the other levels in order, and `initial + result` when it
+             * has one.
+             */
+            template <class T>
+            struct fold_stage
+            {
+                xt::svector<fold_level, 4> levels;
+                T init = T(0);
+                bool has_initial = false;
+                T initial = T(0);
+                bool empty_input = false;
+
+                T value_of_nothing() const noexcept
+                {
+                    return has_initial ? initial : init;
+                }
+            };
+
+            /// The axes of `layout` that no stage folds along, outermost first.
+            template <class T>
+            inline kernel_sizes kept_axes(const kernel_layout& layout,
+                                          const std::vector<fold_stage<T>>& stages)
+            {
+                xt::svector<bool, 8> summed(layout.rank(), false);
+                for (const auto& stage : stages)
+                {
+                    for (const auto& level : stage.levels)
+                    {
+                        if (!level.phantom)
+                        {
+                            summed[level.axis] = true;
+                        }
+                    }
+                }
+                kernel_sizes kept;
+                for (std::size_t a = 0; a < layout.rank(); ++a)
+                {
+                    if (!summed[a])
+                    {
+                        kept.push_back(a);
+                    }
+                }
+                return kept;
+            }
+
+            /**
+             * How a fold of one stage runs over tiles of short runs (kernel_tile_source), decided once
+             * from the layout: `within` folds each run of the innermost axis to one result, its only
+             * level, where a run is shorter than one batch (folded one element after the other, as
+             * lane_fold_sink folds it, so that the values stay the same); `across` folds along the axis
+             * outside the short one (its last level), the short one kept.
+             */
+            enum class tiled_fold
+            {
+                none,
+                within,
+                across
+            };
+
+            /// `whole_inner` as run_folds takes it: a kept innermost axis is short or not as the whole
+            /// fold's is, so that a share of it folds its results as the whole does.
+            template <class T>
+            inline tiled_fold tiled_fold_of(const kernel_layout& layout,
+                                            const std::vector<fold_stage<T>>& stages,
+                                            const kernel_sizes& kept, std::size_t whole_inner)
+            {
+                if (layout.rank() < 2 || stages.size() != 1 || stages[0].empty_input ||
+                    stages[0].levels.empty() || stages[0].levels.back().phantom || kept.empty())
+                {
+                    return tiled_fold::none;
+                }
+                const std::size_t inner = layout.rank() - 1;
+                const std::size_t last = stages[0].levels.back().axis;
+                if (stages[0].levels.size() == 1 && last == inner && kept.back() + 1 == inner &&
+                    layout.size(inner) < simd::batch_size<T>)
+                {
+                    return tiled_fold::within;
+                }
+                const std::size_t length = whole_inner != 0 ? whole_inner : layout.size(inner);
+                return last + 1 == inner && kept.back() == inner && kernel_short_run<T>(length)
+                           ? tiled_fold::across
+                           : tiled_fold::none;
+            }
+
+            /**
+             * How a fold with many terms per result is cut along its first level (parts of `length`
+             * positions, the last one shorter): from the folded sizes alone, so that the cut, and with
+             * it every value, is the same whatever the thread count, the output's strides or the share
+             * of results an evaluation asks for. `parts` is 1 where the fold is not cut.
+             */
+            struct fold_cut
+            {
+                std::size_t parts = 1;
+                std::size_t length = 0;
+            };
+
+            /// Terms of one result folded by one part: large enough that a part's set-up and its partial
+            /// results cost nothing beside its reads, small enough that a single result (a whole sum)
+            /// gives every thread parts.
+            constexpr std::size_t kernel_fold_part_terms = std::size_t(1) << 15;
+
+            template <class T>
+            inline fold_cut cut_of(const std::vector<fold_stage<T>>& stages)
+            {
+                if (stages.size() != 1 || stages[0].empty_input || stages[0].levels.empty() ||
+                    stages[0].levels[0].phantom)
+                {
+                    return {};
+                }
+                std::size_t terms = 1;
+                for (const fold_level& level : stages[0].levels)
+                {
+                    terms *= level.size;
+                }
+                const std::size_t first = stages[0].levels[0].size;
+                const std::size_t inside = terms / first;
+                const std::size_t length = std::max<std::size_t>(1, kernel_fold_part_terms / inside);
+                const std::size_t parts = (first + length - 1) / length;
+                return parts < 2 ? fold_cut{} : fold_cut{parts, length};
+            }
+
+            /**
+             * How the threads share a nest of folds (run_folds_with), decided once from the layout and the
+             * stages: the results, shares of the outermost kept axis, each folded as on one thread; or,
+             * where a result has many terms, parts of the first level (fold_cut), their partial results
+             * folded together in order, with shares of the results beside them.
+             */
+            struct fold_plan
+            {
+                kernel_sizes kept; // the axes no stage folds along, outermost first
+                tiled_fold tiled = tiled_fold::none;
+                fold_cut cut;
+                bool share_results = false;    // shares of the outermost kept axis go to threads
+                std::size_t result_shares = 1; // with a cut: shares of it beside each part
+                bool by_share = true;          // with a cut: the tasks share after share, each in every part
+                std::size_t tasks = 1;         // what the threads take
+                bool threaded = false;         // with a cut: the tasks go to the threads
+            };
+
+            /// The fold_plan of `stages` over `layout` (operand 0 the output, 1 to `count` the leaves);
+            /// `whole_inner` as run_folds takes it.
+            template <class T>
+            inline fold_plan plan_folds(const kernel_layout& layout, const std::vector<fold_stage<T>>& stages,
+                                        const kernel_leaf_ref<T>* leaves, std::size_t count,
+                                        std::size_t whole_inner)
+            {
+                fold_plan plan;
+                plan.kept = kept_axes(layout, stages);
+                plan.tiled = tiled_fold_of(layout, stages, plan.kept, whole_inner);
+                plan.cut = cut_of(stages);
+                const std::size_t bytes = working_set_bytes(layout, leaves, count);
+                // A short innermost axis kept alone is not shared out: a thread would read every row of
+                // the input for one or two of its elements.
+                plan.share_results =
+                    !plan.kept.empty() && !(plan.tiled == tiled_fold::across && plan.kept.size() == 1);
+                const std::size_t kept_size = plan.share_results ? layout.size(plan.kept.front()) : 1;
+                if (plan.cut.parts == 1)
+                {
+                    plan.tasks = plan.share_results ? kernel_tasks(bytes, kept_size) : 1;
+                    return plan;
+                }
+                // The parts and the shares of results are shared out together, in the order that gives
+                // the threads equal work: share after share, each in every part, a thread reading the
+                // memory of its own results, where the shares are equal; else part after part, each
+                // part's shares side by side, the threads taking runs of parts (a share per thread of 3
+                // results would give one thread 2 and the other 1).
+                plan.result_shares =
+                    std::min(kept_size, plan.share_results ? kernel_shares(bytes, ~std::size_t(0)) : 1);
+                plan.by_share = plan.result_shares <= 1 || kept_size % plan.result_shares == 0;
+                plan.tasks = plan.cut.parts * plan.result_shares;
+                plan.threaded = kernel_shares(bytes, plan.tasks) > 1;
+                return plan;
+            }
+
         } // namespace detail
     }     // namespace named
 } // namespace xt
