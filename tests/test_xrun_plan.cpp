@@ -240,3 +240,79 @@ TEST(fold_plan, a_fold_along_a_short_innermost_axis_folds_within_tiles)
     EXPECT_TRUE(plan.share_results);
     EXPECT_EQ(plan.cut.parts, 1u);
 }
+
+namespace
+{
+    /// The plan of a share: a fold of one stage over `shape` along `folded` of float leaves stored with
+    /// `leaves` strides (over `shape`), the output dense over the kept axes.
+    kd::fold_share_plan share_plan_of(const sizes& shape, const sizes& folded,
+                                      std::initializer_list<strides> leaves)
+    {
+        const std::size_t rank = shape.size();
+        strides out(rank);
+        std::ptrdiff_t out_step = 1;
+        for (std::size_t a = rank; a-- > 0;)
+        {
+            const bool is_folded = std::find(folded.begin(), folded.end(), a) != folded.end();
+            out[a] = is_folded ? 0 : out_step;
+            out_step *= is_folded ? 1 : static_cast<std::ptrdiff_t>(shape[a]);
+        }
+        kd::kernel_layout layout(shape, leaves.size() + 1);
+        EXPECT_TRUE(layout.set_right_aligned(0, shape, out));
+        std::vector<kd::kernel_leaf_ref<float>> refs;
+        std::size_t k = 1;
+        for (const strides& leaf : leaves)
+        {
+            EXPECT_TRUE(layout.set_right_aligned(k, shape, leaf));
+            kd::kernel_leaf_ref<float> ref;
+            ref.data = leaf_address(k);
+            refs.push_back(ref);
+            ++k;
+        }
+        kd::fold_stage<float> stage;
+        for (std::size_t axis : folded)
+        {
+            stage.levels.push_back(kd::fold_level{axis, shape[axis], false});
+        }
+        const std::vector<kd::fold_stage<float>> stages{stage};
+        const kd::kernel_sizes kept = kd::kept_axes(layout, stages);
+        return kd::plan_fold_share(layout, stages, kept, kd::tiled_fold_of(layout, stages, kept, 0),
+                                   refs.data(), refs.size());
+    }
+} // namespace
+
+TEST(fold_share_plan, each_fold_of_a_contiguous_input_takes_its_shortest_path)
+{
+    // Row sums: the results along the kept axis in one call, the run moved from row to row.
+    const auto rows = share_plan_of({1000, 1000}, {1}, {{1000, 1}});
+    EXPECT_EQ(rows.traversal, kd::fold_traversal::run_totals);
+    EXPECT_EQ(rows.chunk, kd::kernel_fold_chunk<float>);
+    EXPECT_FALSE(rows.bands);
+    // Column sums: the innermost axis kept, run after run a chunk at a time.
+    EXPECT_EQ(share_plan_of({1000, 1000}, {0}, {{1000, 1}}).traversal, kd::fold_traversal::chunks);
+    // A sum over b of (a, b, n): the runs of n moved along a in one call.
+    EXPECT_EQ(share_plan_of({40, 30, 100}, {1}, {{3000, 100, 1}}).traversal, kd::fold_traversal::whole_runs);
+    // A sum of everything: one result, folded on its own.
+    EXPECT_EQ(share_plan_of({1000, 1000}, {0, 1}, {{1000, 1}}).traversal, kd::fold_traversal::each_result);
+    // The sum over xyz of points: tiles of rows, each row folded alone.
+    EXPECT_EQ(share_plan_of({1000, 3}, {1}, {{3, 1}}).traversal, kd::fold_traversal::within_tiles);
+}
+
+TEST(fold_share_plan, a_leaf_in_the_other_axis_order_is_read_in_bands)
+{
+    // sum over y of B(x, y) * C(y, x), C's lines a whole number apart: the results in bands.
+    const auto over_y = share_plan_of({512, 512}, {1}, {{512, 1}, {1, 512}});
+    EXPECT_EQ(over_y.traversal, kd::fold_traversal::results_in_bands);
+    EXPECT_TRUE(over_y.bands);
+    EXPECT_EQ(over_y.band_axis, 0u);
+    EXPECT_EQ(over_y.chunk, kd::kernel_chunk<float>);
+    // The same sum over x: the terms of each run in bands.
+    const auto over_x = share_plan_of({512, 512}, {0}, {{512, 1}, {1, 512}});
+    EXPECT_EQ(over_x.traversal, kd::fold_traversal::chunks);
+    EXPECT_TRUE(over_x.bands);
+    EXPECT_EQ(over_x.band_axis, 0u);
+    // C's rows 500 floats apart: its lines start anywhere, each result is folded on its own.
+    const auto unaligned = share_plan_of({500, 500}, {1}, {{500, 1}, {1, 500}});
+    EXPECT_EQ(unaligned.traversal, kd::fold_traversal::each_result);
+    EXPECT_FALSE(unaligned.bands);
+}

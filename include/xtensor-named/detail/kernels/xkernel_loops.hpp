@@ -1201,12 +1201,12 @@ namespace xt
                             const std::vector<fold_stage<T>>& stages, T* out,
                             const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, tiled_fold tiled)
                     : m_tree(tree), m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves),
-                      m_source(source), m_chunk(std::min(kernel_fold_chunk<T>, source.chunk())),
-                      m_kept(kept_axes(layout, stages)),
+                      m_source(source), m_kept(kept_axes(layout, stages)),
                       // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                       // on its way to a strided output; the recursion uses the others, one per depth
                       // (m_stages is initialised before).
-                      m_buffers((2 + buffers_needed(0)) * kernel_fold_chunk<T> * sizeof(T))
+                      m_buffers((2 + buffers_needed(0)) * kernel_fold_chunk<T> * sizeof(T)),
+                      m_plan(plan_fold_share(layout, stages, m_kept, tiled, leaves.data(), L))
                 {
                     // Whether every fold inside stage s runs along no axis: then the values stage s folds
                     // are elementwise along a run.
@@ -1221,48 +1221,50 @@ namespace xt
                     {
                         m_tile.emplace(layout, layout.rank() - 2, leaves);
                     }
-                    else
+                    else if (m_plan.bands)
                     {
-                        choose_bands();
+                        m_bands.emplace(m_leaves, leaf_steps<L>(m_layout, layout.rank() - 1),
+                                        leaf_steps<L>(m_layout, m_plan.band_axis));
+                        m_band_axis = m_plan.band_axis;
                     }
                 }
 
                 void run()
                 {
                     const position_type start = first_offsets<L + 1>(m_layout);
-                    if (m_layout.rank() == 0)
+                    if (m_plan.traversal == fold_traversal::scalar)
                     {
                         m_out[start[0]] = stage_scalar(0, start, 0);
                         return;
                     }
-                    if (m_tiled == tiled_fold::within)
+                    if (m_plan.traversal == fold_traversal::within_tiles)
                     {
                         fold_within_tiles(start);
                         return;
                     }
-                    const std::size_t inner = m_layout.rank() - 1;
-                    if (m_bands && !m_kept.empty() && m_kept.back() == m_band_axis)
+                    if (m_plan.traversal == fold_traversal::results_in_bands)
                     {
                         fold_results_in_bands(start);
                         return;
                     }
-                    if (m_kept.empty() || m_kept.back() != inner)
+                    if (m_plan.traversal == fold_traversal::run_totals)
                     {
-                        if (!m_kept.empty() && folds_whole_runs() && folds_along_runs())
-                        {
-                            fold_run_totals(start);
-                            return;
-                        }
+                        fold_run_totals(start);
+                        return;
+                    }
+                    if (m_plan.traversal == fold_traversal::each_result)
+                    {
                         for_each_position(m_layout, m_kept, start,
                                           [&](const position_type& position)
                                           { m_out[position[0]] = stage_scalar(0, position, 0); });
                         return;
                     }
+                    const std::size_t inner = m_layout.rank() - 1;
                     // The innermost axis is kept: whole runs of folds, chunk by chunk.
                     const std::size_t length = m_layout.size(inner);
                     const kernel_index out_stride = m_layout.stride(inner, 0);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
-                    if (out_stride == 1 && length <= m_chunk && !outer.empty() && folds_whole_runs())
+                    if (m_plan.traversal == fold_traversal::whole_runs)
                     {
                         fold_runs(outer, start, length);
                         return;
@@ -1271,9 +1273,9 @@ namespace xt
                         m_layout, outer, start,
                         [&](const position_type& position)
                         {
-                            for (std::size_t first = 0; first < length; first += m_chunk)
+                            for (std::size_t first = 0; first < length; first += m_plan.chunk)
                             {
-                                const std::size_t count = std::min(m_chunk, length - first);
+                                const std::size_t count = std::min(m_plan.chunk, length - first);
                                 T* dst = out_stride == 1 ? m_out + position[0] + first : buffer(0);
                                 stage_run(0, position, first, count, dst, 1);
                                 if (out_stride != 1)
@@ -1340,67 +1342,6 @@ namespace xt
                     {
                         position[k] += m_layout.stride(axis, k);
                     }
-                }
-
-                // Bands of runs (as in run_planned) where a leaf is stored in the other axis order across
-                // them: along the innermost level's axis, whose terms are then the runs of a band (a sum
-                // over x of B(x, y) * C(y, x)), or along the last kept axis, whose results are then the
-                // folds of a band's runs (the same sum over y). The values are folded in the same order.
-                void choose_bands()
-                {
-                    const std::size_t inner = m_layout.rank() - 1;
-                    if (m_layout.rank() < 2 || m_stages.empty() || m_stages.back().levels.empty() ||
-                        m_kept.empty())
-                    {
-                        return;
-                    }
-                    const fold_level& level = m_stages.back().levels.back();
-                    std::size_t across = inner;
-                    if (m_kept.back() == inner && !level.phantom && level.size > 1)
-                    {
-                        across = level.axis;
-                    }
-                    else if (folds_runs_alone() && runs_start_alike())
-                    {
-                        across = m_kept.back();
-                    }
-                    if (across != inner && runs_in_bands(m_layout, m_leaves.data(), L, across))
-                    {
-                        m_bands.emplace(m_leaves, leaf_steps<L>(m_layout, inner),
-                                        leaf_steps<L>(m_layout, across));
-                        m_band_axis = across;
-                    }
-                }
-
-                // Whether each leaf that steps a line or more along the innermost axis steps a whole
-                // number of lines, so that a band that starts on a line of its first element does so on
-                // every other: results in bands over a leaf whose lines start anywhere read partial lines,
-                // slower than each result on its own (benchmarks/README.md, An operand in the other axis
-                // order).
-                bool runs_start_alike() const noexcept
-                {
-                    const std::size_t inner = m_layout.rank() - 1;
-                    for (std::size_t k = 0; k < L; ++k)
-                    {
-                        const kernel_index step = m_layout.stride(inner, k + 1) * m_leaves[k].element_bytes;
-                        if ((step >= 64 || step <= -64) && step % 64 != 0)
-                        {
-                            return false;
-                        }
-                    }
-                    return true;
-                }
-
-                // Whether each result is the fold of one run along the innermost axis: one stage of one
-                // level, that axis, from the tree's values.
-                bool folds_runs_alone() const noexcept
-                {
-                    if (m_stages.size() != 1 || m_stages[0].empty_input || m_stages[0].levels.size() != 1)
-                    {
-                        return false;
-                    }
-                    const fold_level& level = m_stages[0].levels[0];
-                    return !level.phantom && level.axis + 1 == m_layout.rank();
                 }
 
                 // The results of the kept axes, the last one two bands at a time: each chunk of a band's
@@ -1501,15 +1442,6 @@ namespace xt
                     m_tree.terms(first, level.size, term_step, count, dst);
                 }
 
-                // Whether the fold is one stage of one level over whole runs (every leaf contiguous or
-                // constant along them): a mean over a short axis outside the kept one (d of (a, b, c, d, e)).
-                bool folds_whole_runs() const noexcept
-                {
-                    return m_stages.size() == 1 && m_stages[0].levels.size() == 1 &&
-                           !m_stages[0].empty_input && m_tiled == tiled_fold::none &&
-                           m_source.chunk() == kernel_whole_run;
-                }
-
                 // The runs of the kept innermost axis, `length` elements each, into a contiguous output:
                 // the run prepared once for each position of the `outer` axes but the last, and moved
                 // along that one from result run to result run: with a short folded axis, preparing each
@@ -1530,15 +1462,6 @@ namespace xt
                                           m_tree.fold_runs(m_run, runs, run_step, out_step, level.size,
                                                            term_step, length, stage, m_out + position[0]);
                                       });
-                }
-
-                // Whether the one fold runs along the whole innermost axis: each result is the total of a
-                // run.
-                bool folds_along_runs() const noexcept
-                {
-                    const fold_level& level = m_stages[0].levels[0];
-                    const std::size_t inner = m_layout.rank() - 1;
-                    return !level.phantom && level.axis == inner && m_layout.size(inner) > 0;
                 }
 
                 // The results of a fold along the innermost axis (a sum over the last axis), each the total
@@ -1855,9 +1778,9 @@ namespace xt
                         return;
                     }
                     T* values = buffer(depth);
-                    for (std::size_t first = 0; first < length; first += m_chunk)
+                    for (std::size_t first = 0; first < length; first += m_plan.chunk)
                     {
-                        const std::size_t count = std::min(m_chunk, length - first);
+                        const std::size_t count = std::min(m_plan.chunk, length - first);
                         stage_run(s + 1, position, first, count, values, depth + 1);
                         kernel_run<T, 1> run{};
                         run.ptr[0] = values;
@@ -1872,18 +1795,17 @@ namespace xt
                 T* m_out;
                 kernel_leaves<T, L> m_leaves;
                 kernel_source<T, L>& m_source;
-                // The longest run a buffer holds: a run of partial results, or what the source can gather.
-                std::size_t m_chunk;
                 kernel_run<T, L> m_run{};
                 kernel_sizes m_kept;
                 xt::svector<char, 8> m_elementwise_inside;
                 scratch_buffer m_buffers;
                 tiled_fold m_tiled = tiled_fold::none;
                 std::optional<kernel_tile_source<T, L>> m_tile;
-                // The bands that choose_bands chose, if any, along m_band_axis: the innermost level's axis
-                // (its terms a band at a time) or the last kept axis (its results).
+                // The bands the plan chose, if any, along m_band_axis: the innermost level's axis (its terms
+                // a band at a time) or the last kept axis (its results).
                 std::optional<kernel_bands<T, L>> m_bands;
                 std::size_t m_band_axis = 0;
+                fold_share_plan m_plan;
             };
 
             template <class Node, class Fold, class T, std::size_t L>

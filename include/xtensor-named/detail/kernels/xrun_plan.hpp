@@ -384,6 +384,114 @@ namespace xt
                 return plan;
             }
 
+            /// How a share of a nest of folds takes its results (fold_runner), outermost decision first.
+            enum class fold_traversal
+            {
+                scalar,           // no axis left: one result
+                within_tiles,     // along a short innermost axis: tiles of rows, each row folded alone
+                results_in_bands, // along the innermost axis of a leaf in the other axis order: results in
+                                  // bands of the last kept axis, each chunk of a band gathered once
+                run_totals,       // along the innermost axis alone: the results of the last kept axis in
+                                  // one call, the run moved from result to result
+                each_result,      // the innermost axis folded otherwise: each result on its own
+                whole_runs,       // the innermost axis kept, its runs whole: one call for the runs of the
+                                  // axis outside, the run moved from run to run
+                chunks,           // the innermost axis kept: run after run, a chunk at a time
+            };
+
+            /// The plan of a share of a nest of folds (plan_fold_share).
+            struct fold_share_plan
+            {
+                fold_traversal traversal = fold_traversal::chunks;
+                std::size_t chunk = 0;     // the elements of a run folded at once
+                bool bands = false;        // runs taken in bands across band_axis (kernel_bands)
+                std::size_t band_axis = 0; // the innermost level's axis (its terms), or the last kept one
+                                           // (its results)
+            };
+
+            /**
+             * The plan of `layout`, a share of a nest of folds `stages` whose kept axes are `kept`, tiled as
+             * `tiled` (operand 0 the output, 1 to `count` the leaves). Bands where a leaf is stored in the
+             * other axis order across the runs: along the innermost level's axis, whose terms are then the
+             * runs of a band (a sum over x of B(x, y) * C(y, x)), or along the last kept axis, whose
+             * results are then the folds of a band's runs (the same sum over y), where every leaf that
+             * steps a line or more along the runs steps a whole number of lines: a band that starts on a
+             * line then does in every run (bands over lines that start anywhere read partial lines,
+             * slower than each result on its own).
+             */
+            template <class T>
+            inline fold_share_plan plan_fold_share(const kernel_layout& layout,
+                                                   const std::vector<fold_stage<T>>& stages,
+                                                   const kernel_sizes& kept, tiled_fold tiled,
+                                                   const kernel_leaf_ref<T>* leaves, std::size_t count)
+            {
+                fold_share_plan plan;
+                if (layout.rank() == 0)
+                {
+                    plan.traversal = fold_traversal::scalar;
+                    return plan;
+                }
+                const std::size_t inner = layout.rank() - 1;
+                bool gathers = false;
+                bool lines_alike = true;
+                for (std::size_t k = 1; k <= count; ++k)
+                {
+                    const kernel_index stride = layout.stride(inner, k);
+                    gathers = gathers || leaves[k - 1].convert != nullptr || (stride != 0 && stride != 1);
+                    const kernel_index step = stride * leaves[k - 1].element_bytes;
+                    lines_alike = lines_alike && !((step >= 64 || step <= -64) && step % 64 != 0);
+                }
+                const bool whole_runs = !gathers;
+                plan.chunk = std::min(kernel_fold_chunk<T>, whole_runs ? kernel_whole_run : kernel_chunk<T>);
+                // One stage of one level, from the tree's values (a mean over one axis).
+                const bool one_level =
+                    stages.size() == 1 && stages[0].levels.size() == 1 && !stages[0].empty_input;
+                const bool along_runs = one_level && !stages[0].levels[0].phantom &&
+                                        stages[0].levels[0].axis == inner && layout.size(inner) > 0;
+                if (tiled == tiled_fold::none && !stages.empty() && !stages.back().levels.empty() &&
+                    !kept.empty() && layout.rank() >= 2)
+                {
+                    const fold_level& level = stages.back().levels.back();
+                    std::size_t across = inner;
+                    if (kept.back() == inner && !level.phantom && level.size > 1)
+                    {
+                        across = level.axis;
+                    }
+                    else if (along_runs && lines_alike)
+                    {
+                        across = kept.back();
+                    }
+                    if (across != inner && runs_in_bands(layout, leaves, count, across))
+                    {
+                        plan.bands = true;
+                        plan.band_axis = across;
+                    }
+                }
+                const bool folds_whole_runs = one_level && tiled == tiled_fold::none && whole_runs;
+                if (tiled == tiled_fold::within)
+                {
+                    plan.traversal = fold_traversal::within_tiles;
+                }
+                else if (plan.bands && kept.back() == plan.band_axis)
+                {
+                    plan.traversal = fold_traversal::results_in_bands;
+                }
+                else if (kept.empty() || kept.back() != inner)
+                {
+                    plan.traversal = !kept.empty() && folds_whole_runs && along_runs
+                                         ? fold_traversal::run_totals
+                                         : fold_traversal::each_result;
+                }
+                else
+                {
+                    plan.traversal = layout.stride(inner, 0) == 1 && layout.size(inner) <= plan.chunk &&
+                                             kept.size() > 1 && folds_whole_runs
+                                         ? fold_traversal::whole_runs
+                                         : fold_traversal::chunks;
+                }
+                return plan;
+            }
+
         } // namespace detail
     }     // namespace named
 } // namespace xt
