@@ -11,8 +11,8 @@
 
 // The plans of an evaluation, decided once from the layout's shape and strides, the leaves' element types
 // and the folds, before any element is read: how an elementwise evaluation's runs are traversed and
-// stored (run_plan), and how the threads share a nest of folds (fold_plan). The loops of
-// xkernel_loops.hpp follow them without deciding again.
+// stored (run_plan), how the threads share a nest of folds (fold_plan), and how each share takes its
+// results (fold_share_plan). The loops of xkernel_loops.hpp follow them without deciding again.
 
 #include <algorithm>
 #include <cstddef>
