@@ -316,7 +316,7 @@ TEST(kernel_threads,
     const xt::xarray<double> expected = kernel_oracle::xtensor_value<double>((a - u) * u + a);
     std::vector<std::size_t> in_region(2, 0);
     std::vector<int> taken(2, 0);
-    std::vector<xt::xarray<double>> values(2);
+    std::vector<xt::xarray<double>> values(2, xt::xarray<double>::from_shape({64, 1000}));
 #pragma omp parallel num_threads(2)
     {
         const auto t = static_cast<std::size_t>(omp_get_thread_num());

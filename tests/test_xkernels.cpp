@@ -521,7 +521,7 @@ TYPED_TEST(kernels, column_major_operands_and_outputs_match_xtensor_bitwise)
 
         column_major expected;
         xt::noalias(expected) = b * u + a;
-        column_major actual;
+        auto actual = column_major::from_shape(expected.shape());
         ASSERT_TRUE(xn::detail::try_kernel_assign(actual, b * u + a));
         EXPECT_EQ(actual.strides(), expected.strides());
         EXPECT_TRUE(same_bits(actual, expected));
@@ -607,16 +607,23 @@ TYPED_TEST(kernels, zero_size_shapes_give_empty_results_of_xtensors_shape)
 
 TYPED_TEST(kernels, outputs_are_resized_as_xtensor_resizes_them)
 {
+    // evaluate_into sizes the output, the kernels then write it: they take only an output of the
+    // expression's shape, and leave any other as it is.
     using T = TypeParam;
     const auto a = random_array<T>({4, 9}, 36);
     const auto u = random_array<T>({4, 1}, 37);
 
     xt::xarray<T> any_rank = random_array<T>({2, 2, 2}, 38);
-    ASSERT_TRUE(xn::detail::try_kernel_assign(any_rank, a + u));
+    const xt::xarray<T> any_rank_before = any_rank;
+    EXPECT_FALSE(xn::detail::try_kernel_assign(any_rank, a + u));
+    EXPECT_TRUE(same_bits(any_rank, any_rank_before));
+    xn::detail::evaluate_into(any_rank, a + u);
     EXPECT_TRUE(same_bits(any_rank, xtensor_value<T>(a + u)));
 
     xt::xtensor<T, 2> rank_two = xt::zeros<T>({1, 1});
-    ASSERT_TRUE(xn::detail::try_kernel_assign(rank_two, a - u));
+    EXPECT_FALSE(xn::detail::try_kernel_assign(rank_two, a - u));
+    EXPECT_EQ(rank_two(0, 0), T(0));
+    xn::detail::evaluate_into(rank_two, a - u);
     EXPECT_TRUE(same_bits(rank_two, xtensor_value<T>(a - u)));
 }
 
@@ -687,7 +694,7 @@ TYPED_TEST(kernels, one_operation_on_operands_of_every_kind_runs_the_same_loops)
 
     const auto check = [](const auto& e)
     {
-        xt::xarray<T> through_kernels;
+        auto through_kernels = xt::xarray<T>::from_shape(e.shape());
         ASSERT_TRUE(xn::detail::try_kernel_assign(through_kernels, e));
         const xt::xarray<T> expected = e;
         EXPECT_TRUE(same_bits(through_kernels, expected));
@@ -709,7 +716,7 @@ TYPED_TEST(kernels, trees_of_many_leaves_scalars_and_temporaries_read_each_leaf_
     const xt::xtensor<T, 1> u = random_array<T>({37}, 62);
     const xt::xtensor<T, 2> k = random_array<T>({70, 1}, 63);
     // The sums as the kernels fold them (their order is not xtensor's): the tree around them is checked.
-    xt::xtensor<T, 2> row_sums;
+    xt::xtensor<T, 2> row_sums = xt::xtensor<T, 2>::from_shape({70, 1});
     ASSERT_TRUE(xn::detail::try_kernel_assign(row_sums, xt::sum(a, {1}, xt::keep_dims)));
     const auto few = a * T(2) - u;
     const auto many =
@@ -723,7 +730,7 @@ TYPED_TEST(kernels, trees_of_many_leaves_scalars_and_temporaries_read_each_leaf_
 
     const auto check = [](const auto& e, const auto& reference)
     {
-        xt::xtensor<T, 2> through_kernels;
+        xt::xtensor<T, 2> through_kernels = xt::xtensor<T, 2>::from_shape({70, 37});
         ASSERT_TRUE(xn::detail::try_kernel_assign(through_kernels, e));
         const xt::xtensor<T, 2> expected = reference;
         EXPECT_TRUE(same_bits(through_kernels, expected));
@@ -784,15 +791,17 @@ TYPED_TEST(kernels, an_output_read_elsewhere_goes_through_a_temporary)
     expected = xt::transpose(expected) + T(1);
     EXPECT_TRUE(same_bits(square, expected));
 
+    // An output that takes a new shape is never written while it is read: evaluate_into computes a new
+    // container first.
     xt::xarray<T> row = random_array<T>({1, 33}, 48);
     xt::xarray<T> expected_row = row;
-    ASSERT_TRUE(xn::detail::try_kernel_assign(row, xt::broadcast(row, sizes{6, 33})));
+    xn::detail::evaluate_into(row, xt::broadcast(row, sizes{6, 33}));
     expected_row = xt::broadcast(expected_row, sizes{6, 33});
     EXPECT_TRUE(same_bits(row, expected_row));
 
     xt::xarray<T> column = random_array<T>({7, 1}, 49);
     xt::xarray<T> expected_sum = xt::sum(column, {0});
-    ASSERT_TRUE(xn::detail::try_kernel_assign(column, xt::sum(column, {0})));
+    xn::detail::evaluate_into(column, xt::sum(column, {0}));
     EXPECT_TRUE(same_bits(column, expected_sum));
 }
 
@@ -829,7 +838,7 @@ TEST(kernels_types, a_wider_scalar_computes_in_double_and_converts_as_xtensor_do
     // float * double is a double expression: computed in double, rounded to float on the way out.
     EXPECT_TRUE(xn::detail::try_kernel_assign(out, a * 0.1));
     EXPECT_TRUE(same_bits(out, xtensor_value<float>(a * 0.1)));
-    xt::xarray<double> wide_out;
+    auto wide_out = xt::xarray<double>::from_shape({3, 5});
     EXPECT_TRUE(xn::detail::try_kernel_assign(wide_out, a + a));
     EXPECT_TRUE(same_bits(wide_out, xtensor_value<double>(a + a)));
 }

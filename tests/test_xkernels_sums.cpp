@@ -252,7 +252,7 @@ TYPED_TEST(kernels, runs_longer_than_a_buffer_match_xtensor_bitwise)
     EXPECT_TRUE(matches_xtensor<T>(xt::sum(xt::transpose(t), {0}, xt::keep_dims | xt::initial(T(1)))));
     EXPECT_TRUE(matches_xtensor<T>(xn::sum_to(xt::transpose(t), {1, static_cast<std::int64_t>(n)})));
 
-    xt::xarray<T, xt::layout_type::column_major> column_major_out;
+    auto column_major_out = xt::xarray<T, xt::layout_type::column_major>::from_shape({1, n});
     ASSERT_TRUE(xn::detail::try_kernel_assign(column_major_out,
                                               xt::sum(xt::broadcast(v, sizes{4, n}), {0}, xt::keep_dims)));
     EXPECT_TRUE(same_bits(column_major_out,

@@ -358,7 +358,7 @@ TEST(combine_first, is_evaluated_by_the_kernels_with_a_loops_values)
     auto a = xn::name(a_values, {"x", "t"});
     auto b = xn::name(b_values, {"x", "t"});
     const auto e = xn::combine_first(a, b);
-    xt::xarray<double> by_kernels;
+    auto by_kernels = xt::xarray<double>::from_shape(e.shape());
     ASSERT_TRUE(xn::detail::try_kernel_assign(by_kernels, e.expression()));
     xt::xarray<double> expected = a_values;
     for (std::size_t i = 0; i < expected.size(); ++i)
@@ -366,7 +366,7 @@ TEST(combine_first, is_evaluated_by_the_kernels_with_a_loops_values)
         expected.data()[i] = std::isnan(a_values.data()[i]) ? b_values.data()[i] : a_values.data()[i];
     }
     EXPECT_TRUE(same_or_both_nan(by_kernels, expected));
-    xt::xarray<double> filled;
+    auto filled = xt::xarray<double>::from_shape(a.shape());
     ASSERT_TRUE(xn::detail::try_kernel_assign(filled, xn::fillna(a, 0.25).expression()));
     EXPECT_TRUE(same_or_both_nan(filled, xt::where(xt::isnan(a_values), 0.25, a_values)));
 }

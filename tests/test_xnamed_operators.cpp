@@ -1037,7 +1037,7 @@ TEST(xnamed_operators, a_floating_number_takes_a_float_tensors_type_as_in_numpy_
     // operand too (a double number in a float tree is one they refuse).
     const xt::xarray<float> wide = xt::arange<float>(1000.f);
     const auto halves = xn::name(wide, {"t"}) * 0.5 + 1.0;
-    xt::xarray<float> out;
+    auto out = xt::xarray<float>::from_shape(wide.shape());
     ASSERT_TRUE(xn::detail::try_kernel_assign(out, halves.expression()));
     for (std::size_t i = 0; i < wide.size(); ++i)
     {

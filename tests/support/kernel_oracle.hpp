@@ -77,7 +77,7 @@ namespace kernel_oracle
     template <class T, class E>
     xt::xarray<T> kernel_value(const E& e)
     {
-        xt::xarray<T> result;
+        auto result = xt::xarray<T>::from_shape(e.shape());
         EXPECT_TRUE(xn::detail::try_kernel_assign(result, e)) << "the kernels did not take the expression";
         return result;
     }

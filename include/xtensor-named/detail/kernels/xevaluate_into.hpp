@@ -95,24 +95,6 @@ namespace xt
             {
             };
 
-            /// Whether the shapes `a` and `b` are equal.
-            template <class A, class B>
-            inline bool equal_shapes(const A& a, const B& b)
-            {
-                if (a.size() != b.size())
-                {
-                    return false;
-                }
-                for (std::size_t i = 0; i < a.size(); ++i)
-                {
-                    if (static_cast<std::size_t>(a[i]) != static_cast<std::size_t>(b[i]))
-                    {
-                        return false;
-                    }
-                }
-                return true;
-            }
-
             /// Writes the elements of `e` into `out`, which has its shape: the kernels where they cover `e`
             /// (their short loop where it is small), xtensor's assignment elsewhere and for a small
             /// reduction (the short path). `fresh`: `out` is a result just made, which no operand reads.

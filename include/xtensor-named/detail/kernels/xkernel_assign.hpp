@@ -49,9 +49,9 @@ namespace xt
         namespace detail
         {
             /**
-             * Evaluates `e` into `out` as `xt::noalias(out) = e` does (resizing `out` if needed) with the
+             * Evaluates `e` into `out`, which has its shape, as `xt::noalias(out) = e` does, with the
              * library's kernels and returns true; returns false without touching `out` when the kernels
-             * do not cover the pair: then assign with xtensor.
+             * do not cover the pair or `out` has another shape (evaluate_into sizes outputs).
              *
              * Covered: `out` an xtensor container or strided view of float, double or bool; `e` an
              * elementwise tree of the functions of xkernel_ops.hpp (arithmetic, comparisons, logical
@@ -137,40 +137,6 @@ namespace xt
                 : std::conjunction<is_kernel_output<O>, kernel_tree_of_output<O, E>>
 #endif
             {
-            };
-
-            /// Whether `O` can be resized to a shape of `rank` axes as xtensor's assignment resizes it.
-            template <class O>
-            struct kernel_resizable
-            {
-                static constexpr bool possible = false;
-
-                static bool accepts(std::size_t)
-                {
-                    return false;
-                }
-            };
-
-            template <class EC, xt::layout_type L, class SC, class Tag>
-            struct kernel_resizable<xt::xarray_container<EC, L, SC, Tag>>
-            {
-                static constexpr bool possible = true;
-
-                static bool accepts(std::size_t)
-                {
-                    return true;
-                }
-            };
-
-            template <class EC, std::size_t N, xt::layout_type L, class Tag>
-            struct kernel_resizable<xt::xtensor_container<EC, N, L, Tag>>
-            {
-                static constexpr bool possible = true;
-
-                static bool accepts(std::size_t rank)
-                {
-                    return rank == N;
-                }
             };
 
             template <class T, class Fold, std::size_t L>
@@ -359,10 +325,7 @@ namespace xt
                             return;
                         }
                     }
-                    if (short_path)
-                    {
-                        temporary->resize(reducer.shape());
-                    }
+                    temporary->resize(reducer.shape());
                     if (short_path || !try_kernel_assign(*temporary, reducer))
                     {
                         compute_deferred_operands(reducer);
@@ -996,39 +959,29 @@ namespace xt
                 }
             };
 
+            /// Whether the shapes `a` and `b` are equal. The kernels write only an output of the
+            /// expression's shape: evaluate_into (xevaluate_into.hpp) makes, resizes or refuses it first.
+            template <class A, class B>
+            inline bool equal_shapes(const A& a, const B& b)
+            {
+                if (a.size() != b.size())
+                {
+                    return false;
+                }
+                for (std::size_t i = 0; i < a.size(); ++i)
+                {
+                    if (static_cast<std::size_t>(a[i]) != static_cast<std::size_t>(b[i]))
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
             template <class S>
             inline kernel_sizes kernel_shape(const S& shape)
             {
                 return kernel_sizes(shape.begin(), shape.end());
-            }
-
-            /// Resizes `out` to `shape` as xtensor's assignment does; only called where kernel_resizable
-            /// accepts.
-            template <class O>
-            inline void kernel_resize(O& out, const kernel_sizes& shape)
-            {
-                if constexpr (kernel_resizable<O>::possible)
-                {
-                    auto new_shape = xtl::make_sequence<typename O::shape_type>(shape.size(), std::size_t(0));
-                    std::copy(shape.begin(), shape.end(), new_shape.begin());
-                    out.resize(std::move(new_shape));
-                }
-                else
-                {
-                    static_cast<void>(out);
-                    static_cast<void>(shape);
-                }
-            }
-
-            /// Where `out` already has `shape`, or can be resized to it: false when the kernels must leave
-            /// it.
-            template <class O>
-            inline bool kernel_output_fits(const O& out, const kernel_sizes& shape, bool& resize)
-            {
-                const auto& current = out.shape();
-                resize = !(current.size() == shape.size() &&
-                           std::equal(shape.begin(), shape.end(), current.begin()));
-                return !resize || kernel_resizable<O>::accepts(shape.size());
             }
 
             /// out = `source` converted to out's element type, both of the same shape, through the
@@ -1052,26 +1005,18 @@ namespace xt
             }
 
             /// Runs `evaluate(data, strides)` on `out`, or on a temporary copied into `out` afterwards when
-            /// `out` shares memory with an operand, resizing `out` first or after as needed.
+            /// `out` shares memory with an operand.
             template <class O, class F>
-            inline void kernel_evaluate_into(O& out, const kernel_sizes& shape, bool resize,
-                                             bool through_temporary, F&& evaluate)
+            inline void kernel_evaluate_into(O& out, const kernel_sizes& shape, bool through_temporary,
+                                             F&& evaluate)
             {
                 using value_type = typename O::value_type;
                 if (through_temporary)
                 {
                     xt::xarray<value_type> temporary = xt::xarray<value_type>::from_shape(shape);
                     evaluate(temporary.data(), temporary.strides());
-                    if (resize)
-                    {
-                        kernel_resize(out, shape);
-                    }
                     kernel_copy(out, temporary);
                     return;
-                }
-                if (resize)
-                {
-                    kernel_resize(out, shape);
                 }
                 evaluate(out.data() + out.data_offset(), out.strides());
             }
@@ -1095,8 +1040,8 @@ namespace xt
             /// kernel_assign_elementwise once the tree's leaves are collected: the tree is only its loop
             /// here, so that this is compiled once per element type and output type.
             template <class T, class O>
-            inline void kernel_assign_collected(O& out, const kernel_sizes& shape, bool resize,
-                                                kernel_layout& layout, kernel_collector<T>& collector,
+            inline void kernel_assign_collected(O& out, const kernel_sizes& shape, kernel_layout& layout,
+                                                kernel_collector<T>& collector,
                                                 tree_loop_fn<T, typename O::value_type> loop)
             {
                 using value_type = typename O::value_type;
@@ -1107,11 +1052,11 @@ namespace xt
                 {
                     // In place (out = out + b) is safe only where the output does not move and every
                     // shared leaf reads the element being written.
-                    through_temporary = resize || !layout.set_right_aligned(0, out.shape(), out.strides()) ||
+                    through_temporary = !layout.set_right_aligned(0, out.shape(), out.strides()) ||
                                         !collector.reads_in_place(out_data, out_span);
                 }
                 kernel_evaluate_into(
-                    out, shape, resize, through_temporary,
+                    out, shape, through_temporary,
                     [&](value_type* data, const auto& strides)
                     {
                         kernel_layout run_layout = layout;
@@ -1119,7 +1064,6 @@ namespace xt
                         // Blocks of a large evaluation stream their output as the whole would.
                         const std::size_t whole_bytes =
                             working_set_bytes(run_layout, collector.leaves(), collector.leaf_count());
-                        // Where `out` was resized, `data` is its new memory, which no operand reads.
                         collector.run_by_blocks(run_layout, data, span_of(shape, strides), !through_temporary,
                                                 [&](kernel_layout& part, const kernel_leaf_ref<T>* read)
                                                 { loop(part, data, read, whole_bytes); });
@@ -1135,8 +1079,7 @@ namespace xt
                 constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 const kernel_sizes shape = kernel_shape(e.shape());
-                bool resize = false;
-                if (!kernel_output_fits(out, shape, resize))
+                if (!equal_shapes(out.shape(), shape))
                 {
                     return false;
                 }
@@ -1148,7 +1091,7 @@ namespace xt
                 {
                     return false;
                 }
-                kernel_assign_collected(out, shape, resize, layout, collector,
+                kernel_assign_collected(out, shape, layout, collector,
                                         &tree_loop<kernel_run_node_t<node>, T, leaves, value_type>);
                 return true;
             }
@@ -1587,8 +1530,7 @@ namespace xt
             {
                 using value_type = typename O::value_type;
                 const kernel_sizes& shape = job.shape();
-                bool resize = false;
-                if (!job.covered() || !kernel_output_fits(out, shape, resize))
+                if (!job.covered() || !equal_shapes(out.shape(), shape))
                 {
                     return false;
                 }
@@ -1596,7 +1538,7 @@ namespace xt
                                                          span_of(out.shape(), out.strides()));
                 const bool empty_output =
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
-                kernel_evaluate_into(out, shape, resize, through_temporary && !empty_output,
+                kernel_evaluate_into(out, shape, through_temporary && !empty_output,
                                      [&](value_type* data, const auto& strides)
                                      { job.run(data, strides, 0, shape.empty() ? 0 : shape[0]); });
                 return true;
@@ -1616,19 +1558,14 @@ namespace xt
             inline bool kernel_assign_reduction_converted(O& out, const E& e)
             {
                 const kernel_sizes shape = kernel_shape(e.shape());
-                bool resize = false;
-                if (!kernel_output_fits(out, shape, resize))
+                if (!equal_shapes(out.shape(), shape))
                 {
                     return false;
                 }
-                xt::xarray<T> temporary;
+                xt::xarray<T> temporary = xt::xarray<T>::from_shape(shape);
                 if (!kernel_assign_reduction(temporary, e))
                 {
                     return false;
-                }
-                if (resize)
-                {
-                    kernel_resize(out, shape);
                 }
                 kernel_copy(out, temporary);
                 return true;
