@@ -70,7 +70,7 @@ namespace
         xt::noalias(through_xtensor) = e.expression();
         EXPECT_TRUE(same_values(through_xtensor, expected, ulps));
 #if !defined(XTENSOR_NAMED_DISABLE_KERNELS)
-        xt::xarray<double> through_kernels;
+        auto through_kernels = xt::xarray<double>::from_shape(e.shape());
         EXPECT_TRUE(xn::detail::try_kernel_assign(through_kernels, e.expression()));
 #endif
     }
@@ -225,6 +225,38 @@ TEST(named_composition, operations_on_results_view_their_operands_once_at_any_de
     // The intermediate results are still what they were: their leaves were read, not moved from.
     expect_composes(first, {"n", "c", "h", "w"}, first_v);
     expect_composes(second, {"n", "c", "h", "w"}, first_v * map + m4);
+}
+
+TEST(named_composition, operations_read_their_operands_so_const_and_mutable_ones_give_one_type)
+{
+    // The leaves of an operation are read-only views whatever the constness of the operands: one
+    // expression type, one set of loops compiled, for a mutable and a const container; and xn::assign,
+    // which views the expression again where the output has its axes in another order, gets that same
+    // type back, so that it evaluates through the loops of the expression itself.
+    xt::xtensor<double, 2> a = {{1., 2., 3.}, {4., 5., 6.}};
+    xt::xtensor<double, 1> u = {10., 20.};
+    const xt::xtensor<double, 2>& const_a = a;
+    const xt::xtensor<double, 1>& const_u = u;
+    auto mutable_sum = xn::name(a, {"y", "x"}) + xn::name(u, {"y"});
+    auto const_sum = xn::name(const_a, {"y", "x"}) + xn::name(const_u, {"y"});
+    using expression_type = typename decltype(mutable_sum)::expression_type;
+    EXPECT_TRUE((std::is_same<expression_type, typename decltype(const_sum)::expression_type>::value));
+    using mutable_exp = typename decltype(xn::exp(xn::name(a, {"y", "x"})))::expression_type;
+    using const_exp = typename decltype(xn::exp(xn::name(const_a, {"y", "x"})))::expression_type;
+    EXPECT_TRUE((std::is_same<mutable_exp, const_exp>::value));
+
+    const xn::detail::axis_map swap = {1, 0};
+    using realigned_type =
+        decltype(xn::detail::readonly_aligned_view(std::declval<const expression_type&>(), swap));
+    EXPECT_TRUE((std::is_same<realigned_type, expression_type>::value));
+
+    xt::xtensor<double, 2> out = xt::zeros<double>({3, 2});
+    auto named_out = xn::name(out, {"x", "y"});
+    xn::assign(named_out, mutable_sum);
+    EXPECT_EQ(out, (xt::xtensor<double, 2>{{11., 24.}, {12., 25.}, {13., 26.}}));
+    // Reading them did not make the operands read-only: they are still the user's to change.
+    a(0, 0) = 100.;
+    EXPECT_EQ(xn::eval(const_sum).expression()(0, 0), 110.);
 }
 
 TEST(named_composition, operations_on_results_view_reduction_temporaries_once)

@@ -274,6 +274,22 @@ namespace xt
                 }
             }
 
+            /// An lvalue as a const lvalue; an rvalue, that the view takes over, as it is. An operation
+            /// reads its operands through it, so that a mutable and a const operand give one expression
+            /// type (one set of loops compiled), which xn::assign's view by name gives back.
+            template <class T>
+            inline decltype(auto) read_only(T&& t) noexcept
+            {
+                if constexpr (std::is_lvalue_reference<T>::value)
+                {
+                    return std::as_const(t);
+                }
+                else
+                {
+                    return std::forward<T>(t);
+                }
+            }
+
             /// The xtensor expression of an operand with axes as an elementwise tree (evaluated into a
             /// temporary if it is none, see as_tree); a scalar as it is.
             template <class A>
@@ -281,7 +297,7 @@ namespace xt
             {
                 if constexpr (is_array_operand_v<A>)
                 {
-                    return as_tree(detail::unwrap(std::forward<A>(a)));
+                    return as_tree(read_only(detail::unwrap(std::forward<A>(a))));
                 }
                 else
                 {
@@ -310,7 +326,7 @@ namespace xt
             {
                 if constexpr (is_array_operand_v<A>)
                 {
-                    return aligned_view(detail::unwrap(std::forward<A>(a)), how.from[position]);
+                    return aligned_view(read_only(detail::unwrap(std::forward<A>(a))), how.from[position]);
                 }
                 else
                 {
@@ -440,20 +456,6 @@ namespace xt
                     };
                     return std::apply(planned,
                                       align_operands<Shaping, F>(operation, fill, std::forward<A>(args)...));
-                }
-            }
-
-            /// An lvalue as a const lvalue; an rvalue, that the view takes over, as it is.
-            template <class T>
-            inline decltype(auto) read_only(T&& t) noexcept
-            {
-                if constexpr (std::is_lvalue_reference<T>::value)
-                {
-                    return std::as_const(t);
-                }
-                else
-                {
-                    return std::forward<T>(t);
                 }
             }
 
