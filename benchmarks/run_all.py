@@ -458,21 +458,22 @@ def run_pipelines(args, bench, family="pipelines"):
             "table": output[output.find(f"{family.capitalize()} ("):].strip()}
 
 
-# The layouts of bench_layouts.cpp, in its order: name and what it computes.
-LAYOUTS = [("points_offset", "(p - c[xyz]) * w[n], p (n, xyz)"),
-           ("points_distance", "sqrt(sum((p - c[xyz])^2, xyz))"),
-           ("points_centroid", "sum(p, n)"),
-           ("nhwc_normalize", "(x - m[c]) / s[c], x (n, h, w, c)"),
-           ("nhwc_sum_c", "sum(x, c)"),
-           ("nhwc_channel_max", "amax(x, (n, h, w))"),
-           ("nhwc_softmax", "e = exp(x - amax(x, c)); e / sum(e, c)"),
-           ("column_major_column", "A(x, y) + u[x], A and the output column-major, f64"),
-           ("other_order", "B(x, y) + C(y, x), f64"),
-           ("other_order_sum", "sum(B(x, y) * C(y, x), x), f64"),
-           ("other_order_sum_y", "sum(B(x, y) * C(y, x), y), f64"),
-           ("strided_row", "B[:, ::2](x, y) * v[y], f64"),
-           ("rank5_mean", "x - mean(x, d), x (a, b, c, d, e), d short"),
-           ("rank6_scale", "x * g[c] + k[e], x (a, b, c, d, e, f), b, c, e short")]
+# The layouts of bench_layouts.cpp, in its order: name, what it computes, and the bar of xtensor-named's
+# time over the hand loop's (1.5, or 2 with a reduction).
+LAYOUTS = [("points_offset", "(p - c[xyz]) * w[n], p (n, xyz)", 1.5),
+           ("points_distance", "sqrt(sum((p - c[xyz])^2, xyz))", 2),
+           ("points_centroid", "sum(p, n)", 2),
+           ("nhwc_normalize", "(x - m[c]) / s[c], x (n, h, w, c)", 1.5),
+           ("nhwc_sum_c", "sum(x, c)", 2),
+           ("nhwc_channel_max", "amax(x, (n, h, w))", 2),
+           ("nhwc_softmax", "e = exp(x - amax(x, c)); e / sum(e, c)", 2),
+           ("column_major_column", "A(x, y) + u[x], A and the output column-major, f64", 1.5),
+           ("other_order", "B(x, y) + C(y, x), f64", 1.5),
+           ("other_order_sum", "sum(B(x, y) * C(y, x), x), f64", 2),
+           ("other_order_sum_y", "sum(B(x, y) * C(y, x), y), f64", 2),
+           ("strided_row", "B[:, ::2](x, y) * v[y], f64", 1.5),
+           ("rank5_mean", "x - mean(x, d), x (a, b, c, d, e), d short", 2),
+           ("rank6_scale", "x * g[c] + k[e], x (a, b, c, d, e, f), b, c, e short", 1.5)]
 
 
 def pipeline_time(p, case, key):
@@ -594,15 +595,27 @@ Only the pipelines, quickly (this section and its plot):
 def layouts_section(p, args, command):
     """The Layouts section of benchmarks/README.md, from its heading to its end."""
     rows = ["| case | computes | hand | xtensor | xtensor-named | numpy | PyTorch | xtensor / hand | "
-            "named / hand | numpy / hand | PyTorch / hand |",
+            "named / hand (bar) | numpy / hand | PyTorch / hand |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for case, what in LAYOUTS:
+    missed = []
+    for case, what, bar in LAYOUTS:
         times = {label: pipeline_time(p, case, key) for label, key in PIPELINE_COLUMNS}
-        hand = times["hand"]
+        hand, named = times["hand"], times["xtensor-named"]
         cells = [f"`{case}`", f"`{what}`"] + [format_time(t) if t else "–" for t in times.values()]
         for label in ("xtensor", "xtensor-named", "numpy", "PyTorch"):
-            ratio = f"{times[label] / hand:.2f}" if times[label] and hand else "–"
-            cells.append(f"**{ratio}**" if label == "xtensor-named" and hand and times[label] else ratio)
+            if not (times[label] and hand):
+                cells.append("–")
+            elif label == "xtensor-named":
+                met = named / hand <= bar
+                cells.append(f"**{named / hand:.2f}** (≤ {bar}){'' if met else ' ✗'}")
+                if not met:
+                    missed.append(f"{case} (named / hand)")
+            else:
+                # xtensor-named is to be no slower than each of the others.
+                slower = named is not None and named > times[label]
+                cells.append(f"{times[label] / hand:.2f}{' ✗' if slower else ''}")
+                if slower:
+                    missed.append(f"{case} (slower than {label})")
         rows.append("| " + " | ".join(cells) + " |")
     context = p["context"]
     sizes = "; ".join(f"{what} {context[f'layouts_{key}']}" for key, what in
@@ -637,9 +650,15 @@ for a core, but a shared cache and memory bus still add noise of 10 to 20 %.
 - Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
 - Command: `{command}`
 
+The bar: xtensor-named within 1.5 times the hand loop (2 times with a reduction), and no slower than
+xtensor, numpy or PyTorch.
+
 {chr(10).join(rows)}
 
-Ratios of median CPU times to the hand loop's (below 1: faster than the hand loop).
+Ratios of median CPU times to the hand loop's (below 1: faster than the hand loop). ✗ marks a missed
+bar: named / hand above its bar, or another implementation's ratio where it is faster than xtensor-named.
+
+{"Every layout meets the bar." if not missed else "Missed in this run: " + ", ".join(missed) + "."}
 {chr(10) + notes + chr(10) if notes else ""}
 The benchmark's own table, from its last round (medians of that round's repetitions only):
 
