@@ -1050,8 +1050,8 @@ namespace xt
                 bool through_temporary = false;
                 if (collector.overlaps_with(out_data, sizeof(value_type), out_span))
                 {
-                    // In place (out = out + b) is safe only where the output does not move and every
-                    // shared leaf reads the element being written.
+                    // In place (out = out + b) is safe only where the output's axes line up with the
+                    // layout and every shared leaf reads the element being written.
                     through_temporary = !layout.set_right_aligned(0, out.shape(), out.strides()) ||
                                         !collector.reads_in_place(out_data, out_span);
                 }
