@@ -215,9 +215,9 @@ TEST(allocations, a_reduction_by_name_allocates_nothing)
     EXPECT_EQ(s.expression(), (xt::xtensor<double, 1>{5., 5., 5., 5.}));
 }
 
-// A mean read by an operation is a sum divided by its count: the sum has a temporary, the division is
-// computed as the operation reads it, so that the operation allocates what it allocates with the sum
-// alone (no temporary of the mean, no buffer to compute it in).
+// A mean read by an operation is a sum divided by its count: its temporary holds the sums, divided in
+// place, so that the operation allocates what it allocates with the sum alone (no second temporary, no
+// buffer to compute it in).
 TEST(allocations, a_mean_read_by_an_operation_allocates_what_its_sum_does)
 {
     const xt::xtensor<double, 2> values = {{1., 2., 3., 4., 5.}, {2., 4., 6., 8., 10.}};

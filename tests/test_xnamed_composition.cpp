@@ -532,6 +532,73 @@ TEST(named_composition, a_temporary_that_a_reduction_of_the_same_block_reads_is_
     }
 }
 
+namespace
+{
+    /// x - mean(x, d) by a plain loop, x of shape (outer..., 2, inner) with d the axis of 2: each mean is
+    /// (x0 + x1) / 2 in the mean's type, as a sum of two terms is exact in any order.
+    template <class M, class X>
+    xt::xarray<M> centred_over_two(const xt::xarray<X>& x)
+    {
+        const std::size_t inner = x.shape().back();
+        const std::size_t outer = x.size() / (2 * inner);
+        xt::xarray<M> out = xt::xarray<M>::from_shape(x.shape());
+        for (std::size_t o = 0; o < outer; ++o)
+        {
+            for (std::size_t e = 0; e < inner; ++e)
+            {
+                const X* first = x.data() + o * 2 * inner + e;
+                const M mean = (static_cast<M>(first[0]) + static_cast<M>(first[inner])) / M(2);
+                out.data()[o * 2 * inner + e] = static_cast<M>(first[0]) - mean;
+                out.data()[o * 2 * inner + inner + e] = static_cast<M>(first[inner]) - mean;
+            }
+        }
+        return out;
+    }
+
+    template <class X, class M>
+    void expect_centred_over_two(const xt::xarray<X>& x)
+    {
+        const std::vector<std::string> all{"a", "b", "c", "d", "e"};
+        const xn::dims dims(
+            std::vector<std::string>(all.end() - static_cast<std::ptrdiff_t>(x.dimension()), all.end()));
+        const auto nx = xn::name(x, dims);
+        const auto centred = xn::eval(nx - xn::mean(nx, {"d"}));
+        EXPECT_EQ(centred.dims(), dims);
+        static_assert(
+            std::is_same<typename std::decay_t<decltype(centred.expression())>::value_type, M>::value,
+            "the mean of X is of type M");
+        EXPECT_TRUE(same_bits(centred.expression(), centred_over_two<M>(x)));
+    }
+} // namespace
+
+// A mean read by an operation is one temporary, its sums divided in place once (kernel_finish), before
+// the operation reads it: every rank, runs of 1 to 33 elements, short arrays (xtensor's sum) and long
+// ones (the kernels', by blocks), floats, doubles and integers (a mean in double).
+TEST(named_composition, a_mean_read_by_an_operation_is_the_loops_mean)
+{
+    for (std::size_t rank = 2; rank <= 5; ++rank)
+    {
+        for (std::size_t inner : {1, 3, 16, 17, 32, 33})
+        {
+            shape_t shape{7, 5, 6};
+            shape.resize(rank - 2);
+            shape.push_back(2);
+            shape.push_back(inner);
+            SCOPED_TRACE(::testing::Message() << "rank " << rank << ", inner " << inner);
+            const xt::xarray<double> x = values(shape, 13);
+            expect_centred_over_two<double, double>(x);
+            expect_centred_over_two<float, float>(xt::xarray<float>(x));
+            expect_centred_over_two<int, double>(xt::xarray<int>(x * 1000.0));
+        }
+    }
+    // The mean of everything: a temporary of rank 0.
+    const xt::xarray<float> x = values({64, 33}, 14);
+    const auto nx = xn::name(x, {"i", "j"});
+    const auto centred = xn::eval(nx - xn::mean(nx));
+    const float mean = xn::eval(xn::mean(nx)).expression()();
+    EXPECT_TRUE(same_bits(centred.expression(), xt::xarray<float>(x - mean)));
+}
+
 TEST(named_composition, threads_that_evaluate_copies_of_an_operation_at_once_read_one_reduction)
 {
     const shape_t shape{32, 3, 32, 64};

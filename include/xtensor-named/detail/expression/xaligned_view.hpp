@@ -16,9 +16,8 @@
 // it, and the view of a function is the same function of its arguments' views, so that whatever the
 // depth, the evaluation (the kernels, or xtensor's own loops) sees one strided view per leaf. An operand
 // that is not such a tree (a reducer, a generator, a view of a function) is evaluated once into a
-// temporary, which the view and its copies share, when the view is built; a function of one reduction
-// and scalars (a mean) keeps its function and takes a temporary for the reduction alone: see
-// docs/named_expressions.md.
+// temporary, which the view and its copies share, when the view is built (a mean too: the kernels
+// divide its sums in place, see docs/named_expressions.md).
 
 #include <cstddef>
 #include <cstdint>
@@ -83,27 +82,11 @@ namespace xt
             {
             };
 
-            /// Whether `E` is a function of one reduction and scalars (a mean: a sum divided by a count).
-            template <class E>
-            struct is_function_of_a_reduction : std::false_type
-            {
-            };
-
-            template <class F, class... CT>
-            struct is_function_of_a_reduction<xt::xfunction<F, CT...>>
-                : std::bool_constant<(
-                      (is_xreducer<std::decay_t<CT>>::value + ...) == 1 &&
-                      ((is_xreducer<std::decay_t<CT>>::value || xt::is_xscalar<std::decay_t<CT>>::value) &&
-                       ...))>
-            {
-            };
-
             /**
              * `e` itself when it is an elementwise tree, else `e` evaluated into a container that copies
-             * share. A function of one reduction and scalars keeps its function and takes a container for
-             * the reduction: the function is computed as the operation reads it, with no temporary of its
-             * own. A function of several reductions (nanmean's sum over a count) stays one temporary: one
-             * for each of its sums made the label-join pipeline slower (benchmarks/README.md, Layouts).
+             * share. A function of one reduction and scalars (a mean: a sum over its count) is one such
+             * temporary, the function applied to the reduction's rows as the kernels fold them (see
+             * kernel_finished_reduction_job).
              */
             template <class E>
             decltype(auto) as_tree(E&& e);
@@ -159,46 +142,12 @@ namespace xt
             template <std::size_t I, class F>
             decltype(auto) function_argument(F&& f) noexcept;
 
-            /// A reduction in a container of its own, a scalar copied: what a function of them keeps.
-            template <class A>
-            inline auto deferred_argument(A&& a)
-            {
-                if constexpr (xt::is_xscalar<std::decay_t<A>>::value)
-                {
-                    return std::decay_t<A>(std::forward<A>(a));
-                }
-                else
-                {
-                    return shared_deferred(std::forward<A>(a));
-                }
-            }
-
-            /// The function `e` of a reduction and scalars, the reduction in a container of its own.
-            template <class E, std::size_t... I>
-            inline auto deferred_arguments(E&& e, std::index_sequence<I...>)
-            {
-                using functor_type = typename std::decay_t<E>::functor_type;
-                using result_type =
-                    xt::xfunction<functor_type,
-                                  decltype(deferred_argument(function_argument<I>(std::forward<E>(e))))...>;
-                return result_type(functor_type(e.functor()),
-                                   deferred_argument(function_argument<I>(std::forward<E>(e)))...);
-            }
-
             template <class E>
             inline decltype(auto) as_tree(E&& e)
             {
-                using expression_type = std::decay_t<E>;
                 if constexpr (is_viewable_tree_v<E>)
                 {
                     return std::forward<E>(e);
-                }
-                else if constexpr (is_function_of_a_reduction<expression_type>::value)
-                {
-                    return deferred_arguments(
-                        std::forward<E>(e),
-                        std::make_index_sequence<
-                            std::tuple_size<typename expression_type::tuple_type>::value>{});
                 }
                 else
                 {

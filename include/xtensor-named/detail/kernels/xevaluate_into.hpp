@@ -269,11 +269,12 @@ namespace xt
                 void compute(value_type* rows, std::size_t first, std::size_t last) const override
                 {
                     prepare();
-                    if constexpr (reduces)
+                    if constexpr (reduces || finishes)
                     {
                         if (m_job)
                         {
                             m_job->compute(rows, first, last);
+                            finish(rows, first, last);
                             return;
                         }
                     }
@@ -292,13 +293,14 @@ namespace xt
                         size *= n;
                     }
                     auto out = xt::adapt(rows, size, xt::no_ownership(), m_shape);
-                    evaluate_in_place(out, m_expression, true);
+                    evaluate_in_place(out, folded(), true);
+                    finish(rows, 0, m_shape.empty() ? 1 : m_shape[0]);
                 }
 
                 bool by_rows() const override
                 {
                     prepare();
-                    if constexpr (reduces)
+                    if constexpr (reduces || finishes)
                     {
                         return m_job && m_job->by_rows();
                     }
@@ -311,7 +313,7 @@ namespace xt
                 std::size_t input_bytes() const override
                 {
                     prepare();
-                    if constexpr (reduces || elementwise)
+                    if constexpr (has_job)
                     {
                         if (m_job)
                         {
@@ -325,7 +327,7 @@ namespace xt
                            const memory_span& span) const override
                 {
                     prepare();
-                    if constexpr (reduces || elementwise)
+                    if constexpr (has_job)
                     {
                         if (m_job)
                         {
@@ -341,7 +343,7 @@ namespace xt
                 void visit_deferred(const deferred_visitor& visit) const override
                 {
                     prepare();
-                    if constexpr (reduces || elementwise)
+                    if constexpr (has_job)
                     {
                         if (m_job)
                         {
@@ -354,13 +356,19 @@ namespace xt
             private:
 #if defined(XTENSOR_NAMED_DISABLE_KERNELS)
                 static constexpr bool reduces = false;
+                static constexpr bool finishes = false;
                 static constexpr bool elementwise = false;
 #else
                 static constexpr bool reduces =
                     is_kernel_lane_v<value_type> && kernel_reduction<value_type, E>::supported;
-                static constexpr bool elementwise = !reduces && is_kernel_elementwise_v<lane, E> &&
+                // A function of one reduction and scalars: the reduction's job, the function applied after.
+                static constexpr bool finishes =
+                    is_kernel_lane_v<value_type> && kernel_finished_reduction<value_type, E>::value;
+                static constexpr bool elementwise = !reduces && !finishes &&
+                                                    is_kernel_elementwise_v<lane, E> &&
                                                     is_kernel_output<xt::xarray<value_type>>::value;
 #endif
+                static constexpr bool has_job = reduces || finishes || elementwise;
                 /// No job: the kernels do not cover E.
                 struct no_job
                 {
@@ -373,7 +381,7 @@ namespace xt
                 };
 
                 using job_type = std::conditional_t<
-                    reduces, kernel_reduction_job<value_type, E>,
+                    reduces || finishes, kernel_reduction_job<value_type, kernel_folded_t<value_type, E>>,
                     std::conditional_t<elementwise, kernel_elementwise_job<lane, E>, no_job>>;
 
                 /// The kernels' job, made the first time anything asks.
@@ -382,17 +390,52 @@ namespace xt
                     std::call_once(m_prepared,
                                    [this]
                                    {
-                                       if (is_short_reduction(m_expression))
+                                       if (is_short_reduction(folded()))
                                        {
                                            // Computed whole, as the same reduction is anywhere.
                                            return;
                                        }
-                                       auto job = std::make_unique<job_type>(m_expression);
+                                       auto job = std::make_unique<job_type>(folded());
                                        if (job->covered())
                                        {
                                            m_job = std::move(job);
                                        }
                                    });
+                }
+
+                /// What is evaluated first: the expression, or the reduction that it finishes.
+                const auto& folded() const noexcept
+                {
+                    if constexpr (finishes)
+                    {
+                        return std::get<kernel_finished_reduction<value_type, E>::reducer()>(
+                            m_expression.arguments());
+                    }
+                    else
+                    {
+                        return m_expression;
+                    }
+                }
+
+                /// The function of a finished reduction applied to rows [first, last), which hold the
+                /// reduction.
+                void finish(value_type* rows, std::size_t first, std::size_t last) const noexcept
+                {
+                    if constexpr (finishes)
+                    {
+                        std::size_t count = last - first;
+                        for (std::size_t q = 1; q < m_shape.size(); ++q)
+                        {
+                            count *= m_shape[q];
+                        }
+                        kernel_finish<value_type>(m_expression, rows, count);
+                    }
+                    else
+                    {
+                        static_cast<void>(rows);
+                        static_cast<void>(first);
+                        static_cast<void>(last);
+                    }
                 }
 
                 E m_expression;

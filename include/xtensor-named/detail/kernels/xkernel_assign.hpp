@@ -1453,6 +1453,88 @@ namespace xt
                 }
             };
 
+            /// Whether `E` is a function, computed in lanes of T, of scalars and of one reducer that the
+            /// kernels fold: a mean, a sum over its count.
+            template <class T, class E>
+            struct kernel_finished_reduction : std::false_type
+            {
+            };
+
+            template <class T, class F, class... CT>
+            struct kernel_finished_reduction<T, xt::xfunction<F, CT...>>
+                : std::bool_constant<(int(kernel_reduction<T, std::decay_t<CT>>::supported) + ...) == 1 &&
+                                     ((kernel_reduction<T, std::decay_t<CT>>::supported ||
+                                       xt::is_xscalar<std::decay_t<CT>>::value) &&
+                                      ...) &&
+                                     kernel_node<T, xt::xfunction<F, CT...>>::supported>
+            {
+                /// The reducer's place among the function's arguments.
+                static constexpr std::size_t reducer()
+                {
+                    constexpr bool folded[] = {kernel_reduction<T, std::decay_t<CT>>::supported...};
+                    std::size_t j = 0;
+                    while (j < sizeof...(CT) && !folded[j])
+                    {
+                        ++j;
+                    }
+                    return j;
+                }
+            };
+
+            /// What a deferred temporary of `E` evaluates first: the reducer of a function that finishes
+            /// it (kernel_finished_reduction), else `E`.
+            template <class T, class E, bool = kernel_finished_reduction<T, E>::value>
+            struct kernel_folded
+            {
+                using type = E;
+            };
+
+            template <class T, class E>
+            struct kernel_folded<T, E, true>
+            {
+                using type = std::decay_t<
+                    std::tuple_element_t<kernel_finished_reduction<T, E>::reducer(), typename E::tuple_type>>;
+            };
+
+            template <class T, class E>
+            using kernel_folded_t = typename kernel_folded<T, E>::type;
+
+            /**
+             * Applies the function `e` (kernel_finished_reduction) to `count` elements of its reducer at
+             * `rows`, in place, while they are in the cache: a mean read by an operation divides each of
+             * its elements once, not once for every element that reads it, a division costing many times
+             * an addition.
+             */
+            template <class T, class E, std::size_t... J>
+            void kernel_finish(const E& e, T* rows, std::size_t count, std::index_sequence<J...>) noexcept
+            {
+                constexpr std::size_t reducer = kernel_finished_reduction<T, E>::reducer();
+                std::array<T, sizeof...(J)> scalars{};
+                kernel_run<T, kernel_slots(sizeof...(J))> run{};
+                const auto take = [&](auto j, const auto& argument)
+                {
+                    if constexpr (decltype(j)::value == reducer)
+                    {
+                        run.set_contiguous(j, rows);
+                    }
+                    else
+                    {
+                        scalars[j] = static_cast<T>(argument());
+                        run.set_constant(j, &scalars[j]);
+                    }
+                };
+                (take(std::integral_constant<std::size_t, J>{}, std::get<J>(e.arguments())), ...);
+                store_sink<T> sink{rows};
+                eval_run<kernel_run_node_t<kernel_node<T, E>>>(run, count, sink);
+            }
+
+            template <class T, class E>
+            void kernel_finish(const E& e, T* rows, std::size_t count) noexcept
+            {
+                kernel_finish(e, rows, count,
+                              std::make_index_sequence<std::tuple_size<typename E::tuple_type>::value>{});
+            }
+
             /**
              * An elementwise tree `e` computed in lanes of T, made ready for the kernels once (its leaves
              * collected, its reducers' temporaries made), then run into an output of its shape whole or a
