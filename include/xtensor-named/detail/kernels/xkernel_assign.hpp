@@ -524,12 +524,12 @@ namespace xt
                                                                   static_cast<double>(bytes)));
                         const pending_reduction* into_output =
                             in_place ? rows_into_output(layout, out, span) : nullptr;
-                        // The blocks are shared out among the threads where each takes one at least, after
-                        // the first (see run_blocks), and this evaluation is not inside another's block.
+                        // The blocks are shared out among the threads where each takes one at least, and
+                        // this evaluation is not inside another's block.
                         const std::size_t blocks = (rows + step - 1) / step;
                         const std::size_t shares =
-                            rows_of_this_block().empty() && blocks > kernel_thread_count()
-                                ? kernel_shares(bytes, blocks - 1)
+                            rows_of_this_block().empty() && blocks >= kernel_thread_count()
+                                ? kernel_shares(bytes, blocks)
                                 : 1;
                         run_blocks(layout, rows, step, blocks, shares, run, into_output,
                                    reinterpret_cast<char*>(out));
@@ -769,10 +769,10 @@ namespace xt
                 /**
                  * The `blocks` of run_by_blocks: rows [first, first + step) at a time, the temporaries' rows
                  * computed first, those of deferred temporaries in the block's scratch memory, or those of
-                 * `into_output` in the output's rows (at `out`). With `shares` above 1 the first block runs
-                 * alone on this thread, and computes whatever is computed once (the temporaries not read
-                 * by rows, those inside the reductions): the others only compute rows of their own, each
-                 * taken by the next of `shares` threads free.
+                 * `into_output` in the output's rows (at `out`). With `shares` above 1 this thread first
+                 * computes whatever is computed once (the temporaries not read by rows, and the state of
+                 * those inside the reductions), for a block of no rows: the blocks then only compute rows of
+                 * their own, each taken by the next of `shares` threads free.
                  */
                 void run_blocks(const kernel_layout& layout, std::size_t rows, std::size_t step,
                                 std::size_t blocks, std::size_t shares, block_function<T> run,
@@ -800,8 +800,8 @@ namespace xt
                         run_range(0, blocks);
                         return;
                     }
-                    run_range(0, 1);
-                    share_out_blocks(blocks - 1, shares, [&](std::size_t b) { run_range(1 + b, 2 + b); });
+                    run_block_range(layout, 0, step, 0, 1, run, into_output, out, scratch_bytes);
+                    share_out_blocks(blocks, shares, [&](std::size_t b) { run_range(b, b + 1); });
                 }
 
                 /// Blocks [begin, end) of run_blocks on this thread, in scratch memory of its own.
@@ -856,6 +856,10 @@ namespace xt
                                 compute(pending, 0, pending.rows);
                                 pending.done = true;
                             }
+                        }
+                        if (first == last)
+                        {
+                            continue;
                         }
                         kernel_layout part = layout.part(0, first, last);
                         // The leaves' copy for this block, on the stack where they are few.
@@ -1374,6 +1378,10 @@ namespace xt
                             ? m_collector.template compute_rows<L>(run_layout, first, last)
                             : m_collector.template compute_rows<L>(
                                   run_layout, 0, m_input_shape.empty() ? 0 : m_input_shape[0]);
+                    if (by_rows() && first == last)
+                    {
+                        return; // no rows: what the input computes once is computed now (run_blocks)
+                    }
                     std::vector<fold_stage<T>> run_stages = m_stages;
                     merge_reduced_tail(run_layout, run_stages);
                     run_folds_with(m_tree, run_layout, run_stages, rows, read, whole_inner);
@@ -1596,6 +1604,10 @@ namespace xt
                     }
                     const kernel_leaves<T, leaves> read =
                         m_collector.template compute_rows<leaves>(part, first, last);
+                    if (first == last)
+                    {
+                        return;
+                    }
                     run_elementwise<kernel_run_node_t<node>, T, leaves>(part, rows, read, whole_bytes);
                 }
 
