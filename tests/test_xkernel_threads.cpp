@@ -219,6 +219,8 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
     const auto nnarrow = xn::name(narrow, {"n", "k"});
     const auto five = kernel_oracle::random_array<double>({16, 5, 4096}, 14);
     const auto nfive = xn::name(five, {"n", "c", "w"});
+    const auto two_images = kernel_oracle::random_array<double>({2, 3, 128, 128}, 15);
+    const auto ntwo = xn::name(two_images, {"n", "c", "h", "w"});
     const auto evaluate_on = [&](std::size_t threads)
     {
         const thread_limit limit(threads);
@@ -246,10 +248,17 @@ TEST(kernel_threads, values_are_the_same_bit_for_bit_on_one_and_two_threads)
         const auto f = xn::exp(ni - xn::amax(ni, {"c"}));
         results.push_back(xn::eval(f / xn::sum(f, {"c"})).expression());
         // Softmaxes whose blocks are shared out (one parallel region for the evaluation), reading a
-        // reduction computed whole, in the tree and inside the sum: the first block computes it.
+        // reduction computed whole, in the tree and inside the sum: the calling thread computes it
+        // first, for a block of no rows.
         results.push_back(xn::eval(e / xn::sum(e, {"c"}) - xn::mean(nx)).expression());
         const auto g = xn::exp(nx - xn::amax(nx, {"c"}) - xn::mean(nx, {"n", "c"}));
         results.push_back(xn::eval(g / xn::sum(g, {"c"})).expression());
+        // Two images, a block each: as many blocks as threads, every one shared out.
+        const auto e2 = xn::exp(ntwo - xn::amax(ntwo, {"c"}));
+        results.push_back(xn::eval(e2 / xn::sum(e2, {"c"})).expression());
+        // A mean read by the operation, its sums divided in place in each block (kernel_finish).
+        results.push_back(xn::eval(nx - xn::mean(nx, {"c"})).expression());
+        results.push_back(xn::eval(ntwo * xn::mean(ntwo, {"c", "w"})).expression());
         results.push_back(xn::eval(xn::sum(nwide, {"n"})).expression());
         results.push_back(xn::eval(xn::sum(nnarrow * 2. - nnarrow, {"n"})).expression());
         // Five results of a cut fold on two threads: shares of 3 and 2, taken part after part.
