@@ -250,7 +250,7 @@ TYPED_TEST(traversals, folds_match_xtensor_at_every_rank_and_innermost_length)
 TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtensor)
 {
     // A fold along outer axes that keeps a long innermost one, with a leaf stored in the other axis
-    // order: the terms of its innermost level are the runs of a band (fold_runner::choose_bands),
+    // order: the terms of its innermost level are the runs of a band (plan_fold_share),
     // folded in order. Levels that are not a whole number of bands (70, 37, 5 terms), runs of one chunk
     // and of several (2100), one level and two.
     using T = TypeParam;
@@ -287,7 +287,7 @@ TYPED_TEST(traversals, folds_over_an_operand_in_the_other_axis_order_match_xtens
 TYPED_TEST(traversals, folds_along_an_operand_in_the_other_axis_order_match_a_contiguous_copy)
 {
     // A fold along a long innermost axis of a leaf stored in the other axis order: the results of the
-    // last kept axis are the folds of a band's runs, two bands at a time (fold_runner::choose_bands),
+    // last kept axis are the folds of a band's runs, two bands at a time (plan_fold_share),
     // each folded chunk after chunk into chains of its own. Over a contiguous copy of the leaf each run
     // is folded where it lies, into the same chains: the same bits. Results that are not a whole number
     // of groups nor of bands (48, 9, 61, 13), runs of one chunk and of several (2100), one kept axis and

@@ -1199,14 +1199,15 @@ namespace xt
 
                 fold_runner(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
                             const std::vector<fold_stage<T>>& stages, T* out,
-                            const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source, tiled_fold tiled)
+                            const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
+                            const fold_plan& whole)
                     : m_tree(tree), m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves),
-                      m_source(source), m_kept(kept_axes(layout, stages)),
+                      m_source(source), m_kept(whole.kept), m_tiled(whole.tiled),
                       // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                       // on its way to a strided output; the recursion uses the others, one per depth
                       // (m_stages is initialised before).
                       m_buffers((2 + buffers_needed(0)) * kernel_fold_chunk<T> * sizeof(T)),
-                      m_plan(plan_fold_share(layout, stages, m_kept, tiled, leaves.data(), L))
+                      m_plan(plan_fold_share(layout, stages, m_kept, m_tiled, leaves.data(), L))
                 {
                     // Whether every fold inside stage s runs along no axis: then the values stage s folds
                     // are elementwise along a run.
@@ -1216,7 +1217,6 @@ namespace xt
                         m_elementwise_inside[s - 2] =
                             m_elementwise_inside[s - 1] && stages[s - 1].levels.empty();
                     }
-                    m_tiled = tiled;
                     if (m_tiled != tiled_fold::none)
                     {
                         m_tile.emplace(layout, layout.rank() - 2, leaves);
@@ -1225,7 +1225,6 @@ namespace xt
                     {
                         m_bands.emplace(m_leaves, leaf_steps<L>(m_layout, layout.rank() - 1),
                                         leaf_steps<L>(m_layout, m_plan.band_axis));
-                        m_band_axis = m_plan.band_axis;
                     }
                 }
 
@@ -1353,7 +1352,7 @@ namespace xt
                 {
                     const std::size_t inner = m_layout.rank() - 1;
                     const std::size_t length = m_layout.size(inner);
-                    const std::size_t results = m_layout.size(m_band_axis);
+                    const std::size_t results = m_layout.size(m_plan.band_axis);
                     const std::size_t chunk = m_source.chunk();
                     const fold_stage<T>& stage = m_stages[0];
                     constexpr std::size_t group = 2 * kernel_band_rows<T>;
@@ -1378,13 +1377,13 @@ namespace xt
                                     for (std::size_t i = 0; i < in_group; i += kernel_band_rows<T>)
                                     {
                                         const std::size_t rows = std::min(kernel_band_rows<T>, in_group - i);
-                                        for_each_band_run(*m_bands, m_layout, m_leaves, m_band_axis, rows,
-                                                          position, first, count, m_run,
+                                        for_each_band_run(*m_bands, m_layout, m_leaves, m_plan.band_axis,
+                                                          rows, position, first, count, m_run,
                                                           [&](std::size_t r, const position_type&)
                                                           { m_tree.lanes(m_run, count, sinks[i + r]); });
                                     }
                                 }
-                                for (std::size_t r = 0; r < in_group; ++r, step_along(at, m_band_axis))
+                                for (std::size_t r = 0; r < in_group; ++r, step_along(at, m_plan.band_axis))
                                 {
                                     const T result = sinks[r].total(stage.init);
                                     m_out[at[0]] =
@@ -1403,7 +1402,7 @@ namespace xt
                     if (m_source.chunk() != kernel_whole_run)
                     {
                         accumulate_sink<T, Fold> sink{dst};
-                        if (m_bands && level.axis == m_band_axis)
+                        if (m_bands && level.axis == m_plan.band_axis)
                         {
                             std::size_t rows = 0;
                             for (std::size_t i = 0; i < level.size; i += rows)
@@ -1796,15 +1795,15 @@ namespace xt
                 kernel_leaves<T, L> m_leaves;
                 kernel_source<T, L>& m_source;
                 kernel_run<T, L> m_run{};
-                kernel_sizes m_kept;
+                // The whole evaluation's (plan_folds): a share keeps and tiles the axes the whole does.
+                const kernel_sizes& m_kept;
+                tiled_fold m_tiled;
                 xt::svector<char, 8> m_elementwise_inside;
                 scratch_buffer m_buffers;
-                tiled_fold m_tiled = tiled_fold::none;
                 std::optional<kernel_tile_source<T, L>> m_tile;
-                // The bands the plan chose, if any, along m_band_axis: the innermost level's axis (its terms
-                // a band at a time) or the last kept axis (its results).
+                // The bands the plan chose, if any, along m_plan.band_axis: the innermost level's axis (its
+                // terms a band at a time) or the last kept axis (its results).
                 std::optional<kernel_bands<T, L>> m_bands;
-                std::size_t m_band_axis = 0;
                 fold_share_plan m_plan;
             };
 
@@ -1827,7 +1826,7 @@ namespace xt
                     [&](const kernel_layout& part, const std::vector<fold_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    fold_runner<Fold, T, L> runner(tree, part, folds, into, leaves, source, plan.tiled);
+                    fold_runner<Fold, T, L> runner(tree, part, folds, into, leaves, source, plan);
                     runner.run();
                 };
                 if (cut.parts == 1)
