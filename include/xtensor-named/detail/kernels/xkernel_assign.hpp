@@ -800,6 +800,7 @@ namespace xt
                         run_range(0, blocks);
                         return;
                     }
+                    // Block 0 of a layout of no rows: it computes what is computed once, and no row.
                     run_block_range(layout, 0, step, 0, 1, run, into_output, out, scratch_bytes);
                     share_out_blocks(blocks, shares, [&](std::size_t b) { run_range(b, b + 1); });
                 }
