@@ -86,7 +86,7 @@ namespace xt
              * `e` itself when it is an elementwise tree, else `e` evaluated into a container that copies
              * share. A function of one reduction and scalars (a mean: a sum over its count) is one such
              * temporary, the function applied to the reduction's rows as the kernels fold them (see
-             * kernel_finished_reduction_job).
+             * kernel_finish, detail/kernels/xkernel_assign.hpp).
              */
             template <class E>
             decltype(auto) as_tree(E&& e);
