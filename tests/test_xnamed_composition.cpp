@@ -259,6 +259,34 @@ TEST(named_composition, operations_read_their_operands_so_const_and_mutable_ones
     EXPECT_EQ(xn::eval(const_sum).expression()(0, 0), 110.);
 }
 
+TEST(named_composition, a_tree_with_scalars_viewed_again_keeps_its_type)
+{
+    // A scalar in a tree is held by value in its view as in the tree itself: xn::assign by name in
+    // another axis order evaluates through the expression's own loops, not through a second copy of them
+    // for a scalar held by reference.
+    xt::xtensor<double, 2> a = {{1., 2., 3.}, {4., 5., 6.}};
+    xt::xtensor<double, 1> u = {2., 5.};
+    const auto na = xn::name(a, {"y", "x"});
+    const auto nu = xn::name(u, {"y"});
+    const auto clipped = xn::where(na > nu, na, 0.0);
+    const auto scaled = (na - nu) * 2.0;
+    using clipped_type = typename std::decay_t<decltype(clipped)>::expression_type;
+    using scaled_type = typename std::decay_t<decltype(scaled)>::expression_type;
+    const xn::detail::axis_map swap = {1, 0};
+    using clipped_view =
+        decltype(xn::detail::readonly_aligned_view(std::declval<const clipped_type&>(), swap));
+    using scaled_view = decltype(xn::detail::readonly_aligned_view(std::declval<const scaled_type&>(), swap));
+    EXPECT_TRUE((std::is_same<clipped_view, clipped_type>::value));
+    EXPECT_TRUE((std::is_same<scaled_view, scaled_type>::value));
+
+    xt::xtensor<double, 2> out = xt::zeros<double>({3, 2});
+    auto named_out = xn::name(out, {"x", "y"});
+    xn::assign(named_out, clipped);
+    EXPECT_EQ(out, (xt::xtensor<double, 2>{{0., 0.}, {0., 0.}, {3., 6.}}));
+    xn::assign(named_out, scaled);
+    EXPECT_EQ(out, (xt::xtensor<double, 2>{{-2., -2.}, {0., 0.}, {2., 2.}}));
+}
+
 TEST(named_composition, operations_on_results_view_reduction_temporaries_once)
 {
     operands o;

@@ -9,6 +9,8 @@
 #ifndef XTENSOR_NAMED_XERRORS_HPP
 #define XTENSOR_NAMED_XERRORS_HPP
 
+#include <cstddef>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -55,17 +57,64 @@ namespace xt
 
         namespace detail
         {
-            /// Streams every argument into one string: the single way messages are built.
-            template <class... Args>
-            std::string concat(const Args&... args)
+            /// One argument of a message and how to stream it.
+            struct message_piece
+            {
+                const void* value;
+                void (*write)(std::ostream&, const void*);
+            };
+
+            template <class T>
+            void write_piece(std::ostream& out, const void* value)
+            {
+                out << *static_cast<const T*>(value);
+            }
+
+            inline void write_text(std::ostream& out, const void* value)
+            {
+                out << static_cast<const char*>(value);
+            }
+
+            /// A string literal is streamed as a `const char*`, whatever its length, and any other argument
+            /// as its own type: the writers are compiled once per kind of argument, not per message.
+            inline message_piece piece_of(const char* text)
+            {
+                return {text, &write_text};
+            }
+
+            template <class T>
+            message_piece piece_of(const T& value)
+            {
+                return {&value, &write_piece<T>};
+            }
+
+            /// Streams every piece into one string, compiled once for all messages.
+            inline std::string join_pieces(const message_piece* pieces, std::size_t count)
             {
                 std::ostringstream out;
                 // A stream swallows an exception of an insertion (a std::bad_alloc) and stops writing: the
                 // message would be cut short. Rethrown instead, as any failure to allocate is.
                 out.exceptions(std::ios_base::badbit);
-                // A fold over the comma, so that an empty pack leaves no statement without effect.
-                ((out << args), ...);
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    pieces[i].write(out, pieces[i].value);
+                }
                 return out.str();
+            }
+
+            /// Streams every argument into one string: the single way messages are built.
+            template <class... Args>
+            std::string concat(const Args&... args)
+            {
+                if constexpr (sizeof...(Args) == 0)
+                {
+                    return std::string();
+                }
+                else
+                {
+                    const message_piece pieces[] = {piece_of(args)...};
+                    return join_pieces(pieces, sizeof...(Args));
+                }
             }
 
             /// Every name_error goes through here: "xn::<operation>: <details>".

@@ -666,7 +666,8 @@ namespace xt
         template <class Self>
         inline auto xnamed<CT, S>::selected(Self&& self, detail::selection how)
         {
-            auto view = xt::dynamic_view(std::forward<Self>(self).expression(), how.slices);
+            auto view =
+                xt::dynamic_view(std::forward<Self>(self).expression(), detail::dynamic_slices(how.axes));
             metadata_type metadata{std::move(how.names), std::move(how.labels)};
             return xnamed<decltype(view), S>(std::move(view), std::move(metadata));
         }

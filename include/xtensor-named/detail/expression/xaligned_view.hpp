@@ -338,7 +338,10 @@ namespace xt
                     using argument_type = decltype(argument);
                     if constexpr (xt::is_xscalar<std::decay_t<argument_type>>::value)
                     {
-                        return std::forward<argument_type>(argument);
+                        // Held by value, whether the function is viewed or taken over: a view of an lvalue
+                        // has the type of the expression it views (xn::assign in another axis order), and
+                        // the loops are compiled once for both.
+                        return std::decay_t<argument_type>(argument);
                     }
                     else if (argument.dimension() == rank)
                     {

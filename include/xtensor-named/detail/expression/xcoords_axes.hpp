@@ -59,13 +59,44 @@ namespace xt
             coords combine_coords(std::string_view operation, const named::dims& names, const Shape& shape,
                                   const Metadata& operands, const Maps& from);
 
-            /// What `sel` or `isel` does: the xtensor slices, and the dims and labels of the result.
+            /// Positions `start`, `start + step`, ... (`count` of them), all within the axis.
+            struct position_range
+            {
+                std::int64_t start;
+                std::int64_t count;
+                std::int64_t step;
+            };
+
+            /// How a selection takes one axis of the source: whole, at one position (the axis is dropped), a
+            /// range of positions, or a list of them.
+            struct axis_slice
+            {
+                enum class kind
+                {
+                    whole,
+                    position,
+                    range,
+                    list
+                };
+
+                kind how = kind::whole;
+                std::size_t position = 0;
+                position_range range{0, 0, 1};
+                std::vector<std::size_t> positions;
+            };
+
+            /// What `sel` or `isel` does: how each axis is taken, and the dims and labels of the result.
+            /// It holds no xtensor slice, so that a unit that selects nothing compiles none.
             struct selection
             {
-                xt::xdynamic_slice_vector slices;
+                std::vector<axis_slice> axes;
                 named::dims names;
                 coords labels;
             };
+
+            /// The slices of xtensor's dynamic view that `axes` describe.
+            template <class Slices = xt::xdynamic_slice_vector>
+            Slices dynamic_slices(const std::vector<axis_slice>& axes);
 
             /// `sel`: labels to positions; xn::shape_error for an axis without labels or a missing label.
             selection plan_selection(std::string_view operation, const named::dims& names,
@@ -174,14 +205,6 @@ namespace xt
             {
             };
 
-            /// Positions `start`, `start + step`, ... (`count` of them), all within the axis.
-            struct position_range
-            {
-                std::int64_t start;
-                std::int64_t count;
-                std::int64_t step;
-            };
-
             /// The positions of `range` along an axis of `size`, as Python's slice.indices finds them.
             inline position_range positions_of(const index_range& range, std::int64_t size)
             {
@@ -212,34 +235,58 @@ namespace xt
                 return position_range{start, count, count == 1 ? 1 : step};
             }
 
-            /// `range` as a slice of xtensor's dynamic view. Its stop is written as an open end where
-            /// the range walks down to position 0: a stop of -1 would count from the end.
-            inline xt::xdynamic_slice<std::ptrdiff_t> dynamic_slice_of(const position_range& range)
+            template <class Slices>
+            inline Slices dynamic_slices(const std::vector<axis_slice>& axes)
             {
-                const auto start = static_cast<std::ptrdiff_t>(range.start);
-                const auto step = static_cast<std::ptrdiff_t>(range.step);
-                if (range.count == 0)
+                Slices slices;
+                slices.reserve(axes.size());
+                for (const auto& axis : axes)
                 {
-                    return xt::range(std::ptrdiff_t(0), std::ptrdiff_t(0), std::ptrdiff_t(1));
+                    switch (axis.how)
+                    {
+                        case axis_slice::kind::whole:
+                            slices.push_back(xt::all());
+                            break;
+                        case axis_slice::kind::position:
+                            slices.push_back(static_cast<std::ptrdiff_t>(axis.position));
+                            break;
+                        case axis_slice::kind::list:
+                            slices.push_back(xt::keep(axis.positions));
+                            break;
+                        case axis_slice::kind::range:
+                        {
+                            // The stop is written as an open end where the range walks down to position 0:
+                            // a stop of -1 would count from the end.
+                            const auto start = static_cast<std::ptrdiff_t>(axis.range.start);
+                            const auto step = static_cast<std::ptrdiff_t>(axis.range.step);
+                            const auto last =
+                                start + static_cast<std::ptrdiff_t>(axis.range.count - 1) * step;
+                            if (axis.range.count == 0)
+                            {
+                                slices.push_back(
+                                    xt::range(std::ptrdiff_t(0), std::ptrdiff_t(0), std::ptrdiff_t(1)));
+                            }
+                            else if (step < 0 && last == 0)
+                            {
+                                slices.push_back(xt::range(start, xt::placeholders::_, step));
+                            }
+                            else
+                            {
+                                slices.push_back(xt::range(start, last + (step > 0 ? 1 : -1), step));
+                            }
+                            break;
+                        }
+                    }
                 }
-                const auto last = start + static_cast<std::ptrdiff_t>(range.count - 1) * step;
-                if (step < 0 && last == 0)
-                {
-                    return xt::range(start, xt::placeholders::_, step);
-                }
-                return xt::range(start, last + (step > 0 ? 1 : -1), step);
+                return slices;
             }
 
-            /// The slices, dims and labels of a selection: per selected axis one position (the axis is
-            /// dropped), a list of positions or a range of them, and the labels that the kept axis gets
+            /// What a selection asks of one axis: how the axis is taken, and the labels that it keeps
             /// (none: unlabelled).
             struct axis_choice
             {
                 std::size_t axis;
-                bool drops;
-                std::size_t position;
-                std::vector<std::size_t> positions;
-                std::optional<position_range> range;
+                axis_slice taken;
                 std::optional<labels> kept_labels;
             };
 
@@ -269,29 +316,18 @@ namespace xt
                 for (std::size_t axis = 0; axis < rank; ++axis)
                 {
                     axis_choice* choice = choice_of[axis];
-                    if (choice == nullptr)
+                    const auto how = choice != nullptr ? choice->taken.how : axis_slice::kind::whole;
+                    result.axes.push_back(choice != nullptr ? std::move(choice->taken) : axis_slice{});
+                    if (how == axis_slice::kind::position)
                     {
-                        result.slices.push_back(xt::all());
-                    }
-                    else if (choice->drops)
-                    {
-                        result.slices.push_back(static_cast<std::ptrdiff_t>(choice->position));
                         continue;
-                    }
-                    else if (choice->range)
-                    {
-                        result.slices.push_back(dynamic_slice_of(*choice->range));
-                    }
-                    else
-                    {
-                        result.slices.push_back(xt::keep(choice->positions));
                     }
                     kept_names.push_back(names[axis]);
                     if (!names.is_named(axis))
                     {
                         continue;
                     }
-                    if (choice != nullptr && choice->kept_labels && choice->range)
+                    if (choice != nullptr && choice->kept_labels && how == axis_slice::kind::range)
                     {
                         // A range of unique labels is unique: set checks them, and needs no message here.
                         result.labels.set(names[axis], std::move(*choice->kept_labels));
@@ -386,23 +422,25 @@ namespace xt
                         }
                         return static_cast<std::size_t>(position);
                     };
-                    axis_choice choice{axis, false, 0, {}, std::nullopt, std::nullopt};
+                    axis_choice choice{axis, {}, std::nullopt};
                     if (const auto* one = std::get_if<label>(&which[n].second))
                     {
-                        choice.drops = true;
-                        choice.position = position_of(*one);
+                        choice.taken.how = axis_slice::kind::position;
+                        choice.taken.position = position_of(*one);
                     }
                     else if (const auto* range = std::get_if<label_slice>(&which[n].second))
                     {
-                        choice.range = label_range_positions(operation, names, axis, *own, *range);
-                        choice.kept_labels = labels_in(*own, *choice.range);
+                        choice.taken.how = axis_slice::kind::range;
+                        choice.taken.range = label_range_positions(operation, names, axis, *own, *range);
+                        choice.kept_labels = labels_in(*own, choice.taken.range);
                     }
                     else
                     {
                         const auto& wanted = std::get<labels>(which[n].second);
+                        choice.taken.how = axis_slice::kind::list;
                         for (const auto& l : wanted)
                         {
-                            choice.positions.push_back(position_of(l));
+                            choice.taken.positions.push_back(position_of(l));
                         }
                         choice.kept_labels = wanted;
                     }
@@ -431,12 +469,12 @@ namespace xt
                         }
                         return static_cast<std::size_t>(position < 0 ? position + size : position);
                     };
-                    axis_choice choice{axis, false, 0, {}, std::nullopt, std::nullopt};
+                    axis_choice choice{axis, {}, std::nullopt};
                     const labels* own = names.is_named(axis) ? source.find(names[axis]) : nullptr;
                     if (const auto* one = std::get_if<std::int64_t>(&which[n].second))
                     {
-                        choice.drops = true;
-                        choice.position = checked(*one);
+                        choice.taken.how = axis_slice::kind::position;
+                        choice.taken.position = checked(*one);
                     }
                     else if (const auto* range = std::get_if<index_range>(&which[n].second))
                     {
@@ -445,24 +483,26 @@ namespace xt
                             throw_shape_error(operation, "the range of ", describe_axis(names, axis),
                                               " has step 0");
                         }
-                        choice.range = positions_of(*range, size);
+                        choice.taken.how = axis_slice::kind::range;
+                        choice.taken.range = positions_of(*range, size);
                         if (own != nullptr)
                         {
-                            choice.kept_labels = labels_in(*own, *choice.range);
+                            choice.kept_labels = labels_in(*own, choice.taken.range);
                         }
                     }
                     else
                     {
+                        choice.taken.how = axis_slice::kind::list;
                         if (own != nullptr)
                         {
                             choice.kept_labels.emplace();
                         }
                         for (const auto position : std::get<index_list>(which[n].second))
                         {
-                            choice.positions.push_back(checked(position));
+                            choice.taken.positions.push_back(checked(position));
                             if (own != nullptr)
                             {
-                                choice.kept_labels->push_back((*own)[choice.positions.back()]);
+                                choice.kept_labels->push_back((*own)[choice.taken.positions.back()]);
                             }
                         }
                     }

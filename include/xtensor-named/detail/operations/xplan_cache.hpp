@@ -20,7 +20,6 @@
 #include <array>
 #include <cstddef>
 #include <utility>
-#include <vector>
 
 #include "../../xdims.hpp"
 #include "../../xnamed_expression.hpp"
@@ -69,7 +68,9 @@ namespace xt
 
                 static bool matches(const std::array<operand_key, N>& key, const operand_refs<N>& refs);
 
-                std::vector<entry> m_entries;
+                // In place, not in a std::vector: no allocation, and no code to grow it in every unit.
+                std::array<entry, capacity> m_entries{};
+                std::size_t m_size = 0;
                 std::size_t m_oldest = 0;
             };
 
@@ -104,11 +105,11 @@ namespace xt
             template <class Plan, std::size_t N>
             inline const Plan* plan_cache<Plan, N>::find(const operand_refs<N>& refs) const
             {
-                for (const entry& e : m_entries)
+                for (std::size_t i = 0; i < m_size; ++i)
                 {
-                    if (matches(e.key, refs))
+                    if (matches(m_entries[i].key, refs))
                     {
-                        return &e.plan;
+                        return &m_entries[i].plan;
                     }
                 }
                 return nullptr;
@@ -128,15 +129,10 @@ namespace xt
                         key.names = refs[k].metadata->names;
                     }
                 }
-                if (m_entries.empty())
+                if (m_size < capacity)
                 {
-                    // Once per thread and kind of operation: a later plan moves in without an allocation.
-                    m_entries.reserve(capacity);
-                }
-                if (m_entries.size() < capacity)
-                {
-                    m_entries.push_back(std::move(fresh));
-                    return m_entries.back().plan;
+                    m_entries[m_size] = std::move(fresh);
+                    return m_entries[m_size++].plan;
                 }
                 entry& replaced = m_entries[m_oldest];
                 m_oldest = (m_oldest + 1) % capacity;
@@ -147,7 +143,7 @@ namespace xt
             template <class Plan, std::size_t N>
             inline std::size_t plan_cache<Plan, N>::size() const noexcept
             {
-                return m_entries.size();
+                return m_size;
             }
 
             template <class S, class Plan, std::size_t N>
