@@ -14,12 +14,13 @@
 //   assign_built   xn::assign of the built `(na - nr) * nk`      / xt::noalias(o) = (a - r) * k[:, newaxis]
 //   chain          building and assigning `(na - nr) * nk`      / the same, built each time
 //   exp            xn::assign(o, xn::exp(na))                   / xt::noalias(o) = xt::exp(a)
+//   transposed     xn::assign(ot, na - nr), ot (n, m) named (j, i) / xt::noalias(ot) = xt::transpose(a - r)
 //   sum            xn::eval(xn::sum(na, "j"))                   / xt::eval(xt::sum(a, {1}))
 //   crossover_*    one evaluation of a built xtensor expression by the kernels and by xtensor's assignment,
 //                  on (side, side) grids of 16 to 1,024 elements: where the short path ends
-// Each at (4, 3) and, for chain, exp and sum, at 1, 12, 100, 1,000 and 10,000 elements (the second argument),
-// so that the size where the fixed cost stops deciding shows. bench_small.py times numpy and PyTorch on
-// the same shapes.
+// Each at (4, 3) and, for chain, exp, transposed and sum, at 1, 12, 100, 1,000 and 10,000 elements (the
+// second argument), so that the size where the fixed cost stops deciding shows. bench_small.py times numpy
+// and PyTorch on the same shapes.
 //   bench_small --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
 //               --benchmark_report_aggregates_only=true          (one command line)
 
@@ -63,6 +64,7 @@ namespace
         xt::xtensor<double, 1> r;
         xt::xtensor<double, 1> k;
         xt::xtensor<double, 2> o;
+        xt::xtensor<double, 2> ot;
 
         explicit operands(long elements)
         {
@@ -71,6 +73,7 @@ namespace
             r = xt::xtensor<double, 1>::from_shape({n});
             k = xt::xtensor<double, 1>::from_shape({m});
             o = xt::xtensor<double, 2>::from_shape({m, n});
+            ot = xt::xtensor<double, 2>::from_shape({n, m});
             for (std::size_t e = 0; e < a.size(); ++e)
             {
                 a.flat(e) = 0.5 + static_cast<double>(e % 7);
@@ -205,6 +208,31 @@ namespace
         }
     }
 
+    void transposed_named(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        const auto na = xn::name(x.a, {"i", "j"});
+        const auto nr = xn::name(x.r, {"j"});
+        auto named_ot = xn::name(x.ot, {"j", "i"});
+        for (auto _ : state)
+        {
+            xn::assign(named_ot, na - nr);
+            benchmark::DoNotOptimize(x.ot.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void transposed_xtensor(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        for (auto _ : state)
+        {
+            xt::noalias(x.ot) = xt::transpose(x.a - x.r);
+            benchmark::DoNotOptimize(x.ot.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
     void sum_named(benchmark::State& state)
     {
         operands x(state.range(0));
@@ -312,6 +340,8 @@ BENCHMARK(chain_named)->Apply(sizes);
 BENCHMARK(chain_xtensor)->Apply(sizes);
 BENCHMARK(exp_named)->Apply(sizes);
 BENCHMARK(exp_xtensor)->Apply(sizes);
+BENCHMARK(transposed_named)->Apply(sizes);
+BENCHMARK(transposed_xtensor)->Apply(sizes);
 BENCHMARK(sum_named)->Apply(sizes);
 BENCHMARK(sum_xtensor)->Apply(sizes);
 BENCHMARK(crossover_chain_kernels)->Apply(sides);

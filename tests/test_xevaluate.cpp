@@ -6,6 +6,8 @@
  * The full license is in the file LICENSE, distributed with this software. *
  ****************************************************************************/
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -14,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <xtensor-named/xevaluate.hpp>
+#include <xtensor-named/xnamed_math.hpp>
 #include <xtensor-named/xnamed_operators.hpp>
 #include <xtensor-named/xnamed_reducers.hpp>
 
@@ -285,4 +288,130 @@ TEST(xevaluate, assign_refuses_other_labels_naming_both_lists_and_leaves_the_out
     const auto permuted = xn::name(a, {"t"}, xn::coords{{"t", {2, 1, 0}}});
     xn::assign(out, permuted.sel({{"t", xn::labels{0, 1, 2}}}));
     EXPECT_EQ(storage, (xt::xarray<double>{3., 2., 1.}));
+}
+
+TEST(xevaluate, assign_in_another_axis_order_writes_what_a_loop_writes)
+{
+    // An output whose axes come in another order than the expression's is written by the kernels
+    // through its strides in the expression's order (no view of the expression): every element as a
+    // plain loop over the output's positions computes it. Short arrays (the short loop) and long ones
+    // (the kernels' blocks), a tree of views and one of the operand itself, a scalar, an output resized,
+    // a column-major one and one that an operand reads.
+    for (const std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(17), std::size_t(300)})
+    {
+        const std::size_t m = n + 2;
+        xt::xtensor<double, 2> a = xt::zeros<double>({m, n});
+        xt::xtensor<double, 1> u = xt::zeros<double>({m});
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            a.flat(i) = 0.25 * static_cast<double>(i % 29) - 1.5;
+        }
+        for (std::size_t i = 0; i < m; ++i)
+        {
+            u(i) = static_cast<double>(i) - 0.5;
+        }
+        const auto na = xn::name(a, {"y", "x"});
+        const auto nu = xn::name(u, {"y"});
+
+        // Resized from (0, 0): the loop's element (x, y) is a(y, x) + u(y), times 2.
+        xt::xtensor<double, 2> out;
+        auto named_out = xn::name(out, {"x", "y"});
+        xn::assign(named_out, (na + nu) * 2.0);
+        ASSERT_EQ(out.shape()[0], n);
+        ASSERT_EQ(out.shape()[1], m);
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t y = 0; y < m; ++y)
+            {
+                ASSERT_EQ(out(x, y), (a(y, x) + u(y)) * 2.0) << n << " " << x << " " << y;
+            }
+        }
+
+        // The operand itself under a function, into a column-major output of its shape.
+        xt::xtensor<double, 2, xt::layout_type::column_major> column_out = xt::zeros<double>({n, m});
+        auto named_column = xn::name(column_out, {"x", "y"});
+        xn::assign(named_column, xn::exp(na));
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t y = 0; y < m; ++y)
+            {
+                // The kernels' exp, within a few units in the last place of std::exp's.
+                const double expected = std::exp(a(y, x));
+                ASSERT_NEAR(column_out(x, y), expected, 4e-16 * expected) << n << " " << x << " " << y;
+            }
+        }
+
+        // An output that the expression reads transposed: a square array replaced by its transpose
+        // plus one, through a temporary.
+        xt::xtensor<double, 2> square = xt::zeros<double>({n, n});
+        for (std::size_t i = 0; i < square.size(); ++i)
+        {
+            square.flat(i) = static_cast<double>(i);
+        }
+        const xt::xtensor<double, 2> before = square;
+        auto square_xy = xn::name(square, {"x", "y"});
+        xn::assign(square_xy, xn::name(square, {"y", "x"}) + 1.0);
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t y = 0; y < n; ++y)
+            {
+                ASSERT_EQ(square(x, y), before(y, x) + 1.0) << n << " " << x << " " << y;
+            }
+        }
+    }
+}
+
+TEST(xevaluate, assign_in_another_axis_order_of_rank_four_writes_what_a_loop_writes)
+{
+    // Every permutation of (n, c, h, w) as the output's order, over the sizes (2, 3, 4, 5) and
+    // (2, 3, 17, 9): short and long, as a loop over the output's positions reads the operands.
+    for (const std::size_t h : {std::size_t(4), std::size_t(17)})
+    {
+        const std::size_t w = h == 4 ? 5 : 9;
+        xt::xtensor<float, 4> x = xt::zeros<float>({std::size_t(2), std::size_t(3), h, w});
+        xt::xtensor<float, 1> c = {0.5f, -1.f, 2.f};
+        for (std::size_t i = 0; i < x.size(); ++i)
+        {
+            x.flat(i) = static_cast<float>(i % 13) - 6.f;
+        }
+        const auto nx = xn::name(x, {"n", "c", "h", "w"});
+        const auto nc = xn::name(c, {"c"});
+        std::vector<std::string> order = {"c", "h", "n", "w"};
+        std::sort(order.begin(), order.end());
+        do
+        {
+            // Rank 4, of another shape: resized.
+            xt::xarray<float> out = xt::zeros<float>({1, 1, 1, 1});
+            auto named_out = xn::name(out, xn::dims(order));
+            xn::assign(named_out, nx * nc - 1.f);
+            std::vector<std::size_t> sizes;
+            for (const auto& name : order)
+            {
+                sizes.push_back(name == "n" ? 2 : name == "c" ? 3 : name == "h" ? h : w);
+            }
+            ASSERT_EQ(std::vector<std::size_t>(out.shape().begin(), out.shape().end()), sizes);
+            for (std::size_t i = 0; i < out.size(); ++i)
+            {
+                // The output's position i, axis by axis, then the operands' element there.
+                std::size_t rest = i;
+                std::size_t at[4] = {};
+                for (std::size_t k = 4; k-- > 0;)
+                {
+                    at[k] = rest % sizes[k];
+                    rest /= sizes[k];
+                }
+                std::size_t where[4] = {};
+                for (std::size_t k = 0; k < 4; ++k)
+                {
+                    const std::size_t axis = order[k] == "n"   ? 0
+                                             : order[k] == "c" ? 1
+                                             : order[k] == "h" ? 2
+                                                               : 3;
+                    where[axis] = at[k];
+                }
+                ASSERT_EQ(out.flat(i), x(where[0], where[1], where[2], where[3]) * c(where[1]) - 1.f)
+                    << order[0] << order[1] << order[2] << order[3] << " " << i;
+            }
+        } while (std::next_permutation(order.begin(), order.end()));
+    }
 }

@@ -230,9 +230,9 @@ TEST(named_composition, operations_on_results_view_their_operands_once_at_any_de
 TEST(named_composition, operations_read_their_operands_so_const_and_mutable_ones_give_one_type)
 {
     // The leaves of an operation are read-only views whatever the constness of the operands: one
-    // expression type, one set of loops compiled, for a mutable and a const container; and xn::assign,
-    // which views the expression again where the output has its axes in another order, gets that same
-    // type back, so that it evaluates through the loops of the expression itself.
+    // expression type, one set of loops compiled, for a mutable and a const container; and a view of the
+    // expression in another axis order (xn::assign's, where the kernels do not write the output) has
+    // that same type, so that it evaluates through the loops of the expression itself.
     xt::xtensor<double, 2> a = {{1., 2., 3.}, {4., 5., 6.}};
     xt::xtensor<double, 1> u = {10., 20.};
     const xt::xtensor<double, 2>& const_a = a;
@@ -261,9 +261,9 @@ TEST(named_composition, operations_read_their_operands_so_const_and_mutable_ones
 
 TEST(named_composition, a_tree_with_scalars_viewed_again_keeps_its_type)
 {
-    // A scalar in a tree is held by value in its view as in the tree itself: xn::assign by name in
-    // another axis order evaluates through the expression's own loops, not through a second copy of them
-    // for a scalar held by reference.
+    // A scalar in a tree is held by value in its view as in the tree itself: a view of the expression in
+    // another axis order (xn::assign's, where the kernels do not write the output) evaluates through the
+    // expression's own loops, not through a second copy of them for a scalar held by reference.
     xt::xtensor<double, 2> a = {{1., 2., 3.}, {4., 5., 6.}};
     xt::xtensor<double, 1> u = {2., 5.};
     const auto na = xn::name(a, {"y", "x"});

@@ -289,9 +289,23 @@ namespace xt
                         // has and the other lacks (a misspelled name, under missing_dims a new axis) is
                         // refused.
                         const detail::axis_map from = detail::assignment_order(out.dims(), e.dims());
-                        const auto aligned = detail::readonly_aligned_view(source, from);
-                        detail::check_assignable<std::decay_t<target_type>>(target.shape(), aligned.shape());
-                        detail::evaluate_into(target, aligned);
+                        using source_type = std::decay_t<decltype(source)>;
+                        if constexpr (detail::kernel_writes_elementwise<std::decay_t<target_type>,
+                                                                        source_type>::value)
+                        {
+                            // The kernels write the expression through the output's strides taken in the
+                            // expression's axis order: the loops of the expression itself, no view of it.
+                            detail::check_assignable<std::decay_t<target_type>>(
+                                target.shape(), detail::aligned_shape(source.shape(), from));
+                            detail::evaluate_into(target, source, &from);
+                        }
+                        else
+                        {
+                            const auto aligned = detail::readonly_aligned_view(source, from);
+                            detail::check_assignable<std::decay_t<target_type>>(target.shape(),
+                                                                                aligned.shape());
+                            detail::evaluate_into(target, aligned);
+                        }
                         return;
                     }
                 }

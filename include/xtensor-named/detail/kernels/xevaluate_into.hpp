@@ -98,8 +98,9 @@ namespace xt
             /// Writes the elements of `e` into `out`, which has its shape: the kernels where they cover `e`
             /// (their short loop where it is small), xtensor's assignment elsewhere and for a small
             /// reduction (the short path). `fresh`: `out` is a result just made, which no operand reads.
+            /// `order` (see try_kernel_assign) only for a tree of kernel_writes_elementwise.
             template <class C, class E>
-            void evaluate_in_place(C& out, const E& e, bool fresh)
+            void evaluate_in_place(C& out, const E& e, bool fresh, const index_map* order = nullptr)
             {
                 if constexpr (is_xreducer<std::decay_t<E>>::value)
                 {
@@ -123,14 +124,15 @@ namespace xt
                 if constexpr (kernel_writes_elementwise<C, E>::value)
                 {
                     // Each leaf lines up with the tree's shape from the right, so the kernels take it.
-                    if ((out.size() > short_path_written || !try_short_loop(out, e)) &&
-                        !try_kernel_assign(out, e))
+                    if ((out.size() > short_path_written || !try_short_loop(out, e, order)) &&
+                        !try_kernel_assign(out, e, order))
                     {
                         throw_shape_error("assign",
                                           "an operand does not line up with the shape of the result");
                     }
                     return;
                 }
+                static_cast<void>(order);
                 const bool short_path = takes_short_path(out, e, fresh);
                 if (short_path || !try_kernel_assign(out, e))
                 {
@@ -144,18 +146,23 @@ namespace xt
              * Where `out` must take another shape, `e` is evaluated into a new container that then
              * replaces `out`'s elements, so that a failure (an allocation, an element operation that
              * throws) leaves `out` as it was, and `e` may read `out`. Callers check that `out` can take
-             * the shape (xn::assign refuses a view or a fixed shape first).
+             * the shape (xn::assign refuses a view or a fixed shape first). `order` as for
+             * evaluate_in_place: an output in another axis order than `e`'s is written with no view of `e`,
+             * through the loops that write it in its own order.
              */
             template <class C, class E>
-            void evaluate_into(C& out, const E& e)
+            void evaluate_into(C& out, const E& e, const index_map* order = nullptr)
             {
                 const auto& shape = e.shape();
+                const bool same_shape = order == nullptr
+                                            ? equal_shapes(out.shape(), shape)
+                                            : equal_shapes(out.shape(), in_output_order(shape, order));
                 if constexpr (!is_resizable_output_v<C>)
                 {
                     // A view keeps the shape it has: xtensor broadcasts into it, or refuses.
-                    if (equal_shapes(out.shape(), shape))
+                    if (same_shape)
                     {
-                        evaluate_in_place(out, e, false);
+                        evaluate_in_place(out, e, false, order);
                     }
                     else
                     {
@@ -163,21 +170,22 @@ namespace xt
                         assign_by_xtensor(out, e, false);
                     }
                 }
-                else if (equal_shapes(out.shape(), shape))
+                else if (same_shape)
                 {
-                    evaluate_in_place(out, e, false);
+                    evaluate_in_place(out, e, false, order);
                 }
                 else
                 {
+                    const kernel_sizes new_sizes = in_output_order(shape, order);
                     using output_type = std::decay_t<C>;
                     using fresh_type =
                         std::conditional_t<is_owning_container<output_type>::value, output_type,
                                            xt::xarray<typename output_type::value_type>>;
                     check_extent("assign", "the result", shape, sizeof(typename fresh_type::value_type));
                     fresh_type fresh;
-                    fresh.resize(
-                        xtl::forward_sequence<typename fresh_type::shape_type, decltype(shape)>(shape));
-                    evaluate_in_place(fresh, e, true);
+                    fresh.resize(xtl::forward_sequence<typename fresh_type::shape_type, const kernel_sizes&>(
+                        new_sizes));
+                    evaluate_in_place(fresh, e, true, order);
                     if constexpr (is_owning_container<output_type>::value)
                     {
                         out = std::move(fresh);
@@ -193,7 +201,7 @@ namespace xt
                         using shape_type = typename output_type::shape_type;
                         const shape_type old_shape = out.shape();
                         const shape_type new_shape =
-                            xtl::forward_sequence<shape_type, decltype(shape)>(shape);
+                            xtl::forward_sequence<shape_type, const kernel_sizes&>(new_sizes);
                         if (out.storage().size() < fresh.size())
                         {
                             out.storage().resize(fresh.size());

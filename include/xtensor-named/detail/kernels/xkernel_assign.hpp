@@ -26,6 +26,7 @@
 
 #include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
+#include "../core/xindex_map.hpp"
 #include "xdeferred.hpp"
 #include "xkernel_expression.hpp"
 #include "xkernel_layout.hpp"
@@ -65,18 +66,26 @@ namespace xt
              * An `out` that shares memory with an operand is evaluated in place when every such operand
              * reads exactly the element being written, through a temporary otherwise.
              * Defining XTENSOR_NAMED_DISABLE_KERNELS leaves everything to xtensor.
+             * `order`, for an elementwise tree only: where not null, axis i of `out` is axis `(*order)[i]`
+             * of `e` (a permutation), written through out's strides with no view of `e`.
              */
             template <class O, class E>
-            bool try_kernel_assign(O& out, const E& e);
+            bool try_kernel_assign(O& out, const E& e, const index_map* order = nullptr);
 
             /**
              * Evaluates the elementwise tree `e` into `out`, of its shape and at most short_path_written
              * elements, by the short path's own loop (short_loop). False, with nothing written, where
              * that loop does not take it: a reducer or a temporary not computed yet in the tree, axes or
              * leaves it does not fit, or an `out` that an operand reads otherwise than element by element.
+             * `order` as for try_kernel_assign.
              */
             template <class O, class E>
-            bool try_short_loop(O& out, const E& e);
+            bool try_short_loop(O& out, const E& e, const index_map* order = nullptr);
+
+            /// `shape`, an expression's, in the axis order of an output whose axis i is axis
+            /// `(*order)[i]` of the expression (`shape` itself where `order` is null).
+            template <class S>
+            kernel_sizes in_output_order(const S& shape, const index_map* order);
 
             /// Whether `O` is an output the kernels write: a float, double or bool array with a data pointer.
             template <class O, class = void>
@@ -1009,6 +1018,32 @@ namespace xt
                 }
             }
 
+            template <class S>
+            inline kernel_sizes in_output_order(const S& shape, const index_map* order)
+            {
+                kernel_sizes result(shape.size());
+                for (std::size_t i = 0; i < result.size(); ++i)
+                {
+                    result[i] = static_cast<std::size_t>(
+                        shape[order == nullptr ? i : static_cast<std::size_t>((*order)[i])]);
+                }
+                return result;
+            }
+
+            /// An output's strides, given in its own axis order, in the order of the expression's axes.
+            template <class St>
+            inline xt::svector<std::ptrdiff_t, 8> in_expression_order(const St& strides,
+                                                                      const index_map* order)
+            {
+                xt::svector<std::ptrdiff_t, 8> result(strides.size());
+                for (std::size_t i = 0; i < result.size(); ++i)
+                {
+                    result[order == nullptr ? i : static_cast<std::size_t>((*order)[i])] =
+                        static_cast<std::ptrdiff_t>(strides[i]);
+                }
+                return result;
+            }
+
             /// Runs `evaluate(data, strides)` on `out`, or on a temporary copied into `out` afterwards when
             /// `out` shares memory with an operand.
             template <class O, class F>
@@ -1043,11 +1078,14 @@ namespace xt
             }
 
             /// kernel_assign_elementwise once the tree's leaves are collected: the tree is only its loop
-            /// here, so that this is compiled once per element type and output type.
+            /// here, so that this is compiled once per element type and output type. The layout is in the
+            /// expression's axis order (`shape`), and the output, in `order` (see try_kernel_assign), is
+            /// one more strided operand of it.
             template <class T, class O>
             inline void kernel_assign_collected(O& out, const kernel_sizes& shape, kernel_layout& layout,
                                                 kernel_collector<T>& collector,
-                                                tree_loop_fn<T, typename O::value_type> loop)
+                                                tree_loop_fn<T, typename O::value_type> loop,
+                                                const index_map* order)
             {
                 using value_type = typename O::value_type;
                 const value_type* out_data = out.data() + out.data_offset();
@@ -1057,13 +1095,15 @@ namespace xt
                 {
                     // In place (out = out + b) is safe only where the output's axes line up with the
                     // layout and every shared leaf reads the element being written.
-                    through_temporary = !layout.set_right_aligned(0, out.shape(), out.strides()) ||
-                                        !collector.reads_in_place(out_data, out_span);
+                    through_temporary =
+                        !layout.set_right_aligned(0, shape, in_expression_order(out.strides(), order)) ||
+                        !collector.reads_in_place(out_data, out_span);
                 }
                 kernel_evaluate_into(
-                    out, shape, through_temporary,
-                    [&](value_type* data, const auto& strides)
+                    out, in_output_order(shape, order), through_temporary,
+                    [&](value_type* data, const auto& out_strides)
                     {
+                        const auto strides = in_expression_order(out_strides, order);
                         kernel_layout run_layout = layout;
                         run_layout.set_right_aligned(0, shape, strides);
                         // Blocks of a large evaluation stream their output as the whole would.
@@ -1077,14 +1117,14 @@ namespace xt
 
             /// try_kernel_assign of an elementwise tree, evaluated in lanes of T.
             template <class T, class O, class E>
-            inline bool kernel_assign_elementwise(O& out, const E& e)
+            inline bool kernel_assign_elementwise(O& out, const E& e, const index_map* order)
             {
                 using value_type = typename O::value_type;
                 using node = kernel_node<T, E>;
                 constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 const kernel_sizes shape = kernel_shape(e.shape());
-                if (!equal_shapes(out.shape(), shape))
+                if (!equal_shapes(out.shape(), order == nullptr ? shape : in_output_order(shape, order)))
                 {
                     return false;
                 }
@@ -1097,7 +1137,7 @@ namespace xt
                     return false;
                 }
                 kernel_assign_collected(out, shape, layout, collector,
-                                        &tree_loop<kernel_run_node_t<node>, T, leaves, value_type>);
+                                        &tree_loop<kernel_run_node_t<node>, T, leaves, value_type>, order);
                 return true;
             }
 
@@ -1667,12 +1707,13 @@ namespace xt
             }
 
             template <class O, class E>
-            inline bool try_short_loop(O& out, const E& e)
+            inline bool try_short_loop(O& out, const E& e, const index_map* order)
             {
                 if constexpr (!kernel_writes_elementwise<O, E>::value)
                 {
                     static_cast<void>(out);
                     static_cast<void>(e);
+                    static_cast<void>(order);
                     return false;
                 }
                 else
@@ -1680,7 +1721,8 @@ namespace xt
                     using T = kernel_lane_t<E>;
                     using node = kernel_node<T, E>;
                     constexpr std::size_t leaves = kernel_slots(node::leaves);
-                    short_collector<T, leaves> collector(out.shape());
+                    // In the expression's axis order, the output's strides permuted where `order` says.
+                    short_collector<T, leaves> collector(e.shape());
                     node::collect(e, collector);
                     collector.pad();
                     if (!collector.ok())
@@ -1690,7 +1732,8 @@ namespace xt
                     std::array<kernel_index, short_collector<T, leaves>::max_rank> strides{};
                     for (std::size_t d = 0; d < collector.rank(); ++d)
                     {
-                        strides[d] = static_cast<kernel_index>(out.strides()[d]);
+                        strides[order == nullptr ? d : static_cast<std::size_t>((*order)[d])] =
+                            static_cast<kernel_index>(out.strides()[d]);
                     }
                     return short_loop(tree_runs_of<kernel_run_node_t<node>, T, leaves, T>(), collector,
                                       out.data() + out.data_offset(), strides);
@@ -1698,12 +1741,13 @@ namespace xt
             }
 
             template <class O, class E>
-            inline bool try_kernel_assign(O& out, const E& e)
+            inline bool try_kernel_assign(O& out, const E& e, const index_map* order)
             {
 #if defined(XTENSOR_NAMED_DISABLE_KERNELS)
                 // Everything through xtensor's assignment: for comparisons, and to rule the kernels out.
                 static_cast<void>(out);
                 static_cast<void>(e);
+                static_cast<void>(order);
                 return false;
 #else
                 if constexpr (!is_kernel_output<O>::value)
@@ -1728,7 +1772,7 @@ namespace xt
                     }
                     else if constexpr (is_kernel_elementwise_v<lane, E>)
                     {
-                        return kernel_assign_elementwise<lane>(out, e);
+                        return kernel_assign_elementwise<lane>(out, e, order);
                     }
                     else
                     {
