@@ -9,7 +9,8 @@
 """numpy and PyTorch on the small arrays of bench_small.cpp.
 
 `a` (m, n) float64, `r` (n), `k` (m), the same values as bench_small.cpp: `(a - r) * k[:, None]` into a
-preallocated output (`out=`), `exp(a)` into it, and `a.sum(1)`, at 1, 12, 100, 1,000 and 10,000 elements; PyTorch on the
+preallocated output (`out=`), `exp(a)` into it, `a - r` into an (n, m) output through its transposed view
+(`out=ot.T`), and `a.sum(1)`, at 1, 12, 100, 1,000 and 10,000 elements; PyTorch on the
 CPU with one thread, under torch.inference_mode(). Medians of --rounds rounds, each the mean of as many
 calls as take about 20 ms of CPU time (bench_numpy.calibrate), in nanoseconds a call. Both are checked
 against a plain loop first.
@@ -72,7 +73,8 @@ def main():
     rows = []
     for elements in SHAPES:
         a, r, k, o = operands(elements)
-        ta, tr, tk, to = (torch.from_numpy(x.copy()) for x in (a, r, k, o))
+        ot = np.empty(o.shape[::-1])
+        ta, tr, tk, to, tot = (torch.from_numpy(x.copy()) for x in (a, r, k, o, ot))
         chain, exps, sums = reference(a, r, k)
         kc = k[:, None]
         tkc = tk[:, None]
@@ -83,19 +85,25 @@ def main():
             np.exp(a, out=o)
             torch.exp(ta, out=to)
             assert np.allclose(o, exps) and np.allclose(to.numpy(), exps), "exp differs"
+            np.subtract(a, r, out=ot.T)
+            torch.sub(ta, tr, out=tot.t())
+            assert np.array_equal(ot, (a - r).T) and np.array_equal(tot.numpy(), (a - r).T), "transposed differs"
             assert np.allclose(a.sum(1), sums) and np.allclose(ta.sum(1).numpy(), sums), "sum differs"
             rows.append((elements,
                          per_call_ns(lambda: np.multiply(np.subtract(a, r), kc, out=o), args.rounds),
                          per_call_ns(lambda: torch.mul(torch.sub(ta, tr), tkc, out=to), args.rounds),
                          per_call_ns(lambda: np.exp(a, out=o), args.rounds),
                          per_call_ns(lambda: torch.exp(ta, out=to), args.rounds),
+                         per_call_ns(lambda: np.subtract(a, r, out=ot.T), args.rounds),
+                         per_call_ns(lambda: torch.sub(ta, tr, out=tot.t()), args.rounds),
                          per_call_ns(lambda: a.sum(1), args.rounds),
                          per_call_ns(lambda: ta.sum(1), args.rounds)))
     print(f"numpy {np.__version__}, PyTorch {torch.__version__} (1 thread); ns a call, medians of {args.rounds}")
     print(f"{'elements':>9} {'chain numpy':>12} {'chain torch':>12} {'exp numpy':>10} {'exp torch':>10} "
-          f"{'sum numpy':>10} {'sum torch':>10}")
-    for elements, cn, ct, en, et, sn, st in rows:
-        print(f"{elements:>9} {cn:>12.0f} {ct:>12.0f} {en:>10.0f} {et:>10.0f} {sn:>10.0f} {st:>10.0f}")
+          f"{'transposed numpy':>17} {'transposed torch':>17} {'sum numpy':>10} {'sum torch':>10}")
+    for elements, cn, ct, en, et, tn, tt, sn, st in rows:
+        print(f"{elements:>9} {cn:>12.0f} {ct:>12.0f} {en:>10.0f} {et:>10.0f} {tn:>17.0f} {tt:>17.0f} "
+              f"{sn:>10.0f} {st:>10.0f}")
 
 
 if __name__ == "__main__":
