@@ -1124,7 +1124,8 @@ namespace xt
                 constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 const kernel_sizes shape = kernel_shape(e.shape());
-                if (!equal_shapes(out.shape(), order == nullptr ? shape : in_output_order(shape, order)))
+                if (order == nullptr ? !equal_shapes(out.shape(), shape)
+                                     : !equal_shapes(out.shape(), in_output_order(shape, order)))
                 {
                     return false;
                 }
