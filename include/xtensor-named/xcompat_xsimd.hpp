@@ -26,8 +26,12 @@
 
 #include <xsimd/xsimd.hpp>
 
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+// immintrin.h declares every x86 extension, AVX-512 included, and is among the costliest headers a unit
+// parses; where AVX is off, the SSE2 header holds all that is used here.
+#if defined(__AVX__)
 #include <immintrin.h>
+#elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
 #endif
 
 #if !defined(XSIMD_VERSION_MAJOR) || XSIMD_VERSION_MAJOR < 8
