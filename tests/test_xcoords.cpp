@@ -427,6 +427,38 @@ TEST(named_coords, labels_of_an_operation_are_shared_not_copied)
     EXPECT_EQ(c.coords().find("t"), a.coords().find("t"));
 }
 
+// Operations reach their label rules through the labels (detail/core/xlabel_rules.hpp): labels made by
+// each way of giving them are checked, carried into results and views and kept by assignments alike.
+TEST(named_coords, labels_given_in_every_way_are_checked_carried_and_kept)
+{
+    const auto values = readings();
+    const xn::coords source{{"t", {10, 20, 31}}};
+    std::vector<xn::coords> ways(4);
+    ways[0] = xn::coords{{"t", {10, 20, 31}}};
+    ways[1].set("t", {10, 20, 31});
+    ways[2].set_shared("t", std::make_shared<const xn::labels>(xn::labels{10, 20, 31}));
+    ways[3].set("t", source, "t");
+    const auto a = xn::name(values, {"sensor", "t"}, {{"t", {10, 20, 30}}});
+    for (const auto& labels : ways)
+    {
+        const auto b = xn::name(values, {"sensor", "t"}, labels);
+        XN_EXPECT_THROW_HAS(a + b, xn::shape_error,
+                            {"axis 't' (axis 1 of the left operand, axis 1 of the right operand)",
+                             "the left labels [10, 20, 30] (3 labels) and the right labels [10, 20, 31]"});
+        EXPECT_EQ((b * 2.).coords(), source);
+        EXPECT_EQ((xn::name(values, {"sensor", "t"}) - b).coords(), source);
+        EXPECT_EQ(b.transpose().coords(), source);
+        EXPECT_EQ(xn::sum(b, {"sensor"}).coords(), source);
+        xt::xarray<double> out = xt::zeros<double>({2, 3});
+        auto named_out = xn::name(out, {"sensor", "t"}, labels);
+        XN_EXPECT_THROW_HAS(xn::assign(named_out, a), xn::shape_error,
+                            {"assign: ", "the output's axis 't'", "has the labels [10, 20, 31]"});
+        EXPECT_EQ(out, (xt::xarray<double>(xt::zeros<double>({2, 3}))));
+        xn::assign(named_out, b * 2.);
+        EXPECT_EQ(out, values * 2.);
+    }
+}
+
 TEST(sel, one_label_drops_the_axis)
 {
     const auto values = readings();

@@ -155,6 +155,19 @@ namespace xt
          */
         inline constexpr std::int64_t missing = -1;
 
+        class coords;
+
+        namespace detail
+        {
+            struct label_rules;
+
+            /// What operations do with labels under join_exact (detail/core/xlabel_rules.hpp).
+            const label_rules* exact_label_rules() noexcept;
+
+            /// The label rules that `c` was given with its labels; nullptr where it has none.
+            const label_rules* label_rules_of(const coords& c) noexcept;
+        } // namespace detail
+
         /**
          * The coordinate labels of a tensor: for some of its named axes, one label per position.
          * An axis without an entry has no labels. Equality does not depend on the order of the entries.
@@ -219,6 +232,11 @@ namespace xt
             void set_checked(std::string axis, std::shared_ptr<const labels> values);
 
             std::vector<entry> m_entries;
+            // Set where labels are given, copied where they are shared: operations reach their label
+            // rules through it, so that a unit that gives no labels compiles none of them.
+            const detail::label_rules* m_rules = nullptr;
+
+            friend const detail::label_rules* detail::label_rules_of(const coords& c) noexcept;
         };
 
         bool operator==(const coords& lhs, const coords& rhs);
@@ -565,6 +583,7 @@ namespace xt
             check_axis(axis);
             detail::check_labels("coords", detail::concat("axis ", detail::quoted(axis)), values);
             set_checked(std::move(axis), std::make_shared<const labels>(std::move(values)));
+            m_rules = detail::exact_label_rules();
         }
 
         inline void coords::set(std::string axis, const coords& from, std::string_view from_axis)
@@ -578,6 +597,7 @@ namespace xt
                                          "; labelled axes: ", from.to_string());
             }
             set_checked(std::move(axis), source->values);
+            m_rules = from.m_rules;
         }
 
         inline void coords::set_shared(std::string axis, std::shared_ptr<const labels> values)
@@ -585,6 +605,7 @@ namespace xt
             check_axis(axis);
             detail::check_labels("coords", detail::concat("axis ", detail::quoted(axis)), *values);
             set_checked(std::move(axis), std::move(values));
+            m_rules = detail::exact_label_rules();
         }
 
         inline bool coords::erase(std::string_view axis)
@@ -682,7 +703,18 @@ namespace xt
         {
             return c.to_string();
         }
-    } // namespace named
+
+        namespace detail
+        {
+            inline const label_rules* label_rules_of(const coords& c) noexcept
+            {
+                return c.m_rules;
+            }
+        } // namespace detail
+    }     // namespace named
 } // namespace xt
+
+// The rules come after the class whose setters point to them.
+#include "detail/core/xlabel_rules.hpp"
 
 #endif

@@ -23,6 +23,7 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
+#include "detail/core/xlabel_rules.hpp"
 #include "detail/expression/xaligned_view.hpp"
 #include "detail/kernels/xevaluate_into.hpp"
 
@@ -130,36 +131,11 @@ namespace xt
                                        const named::dims& names, const named::coords& labels,
                                        const Shape& shape)
             {
-                for (std::size_t i = 0; i < out_names.size(); ++i)
+                // Most outputs have no labels; those that have reach the check through them.
+                if (const label_rules* rules = label_rules_of(out_labels))
                 {
-                    const named::labels* kept =
-                        out_names.is_named(i) ? out_labels.find(out_names[i]) : nullptr;
-                    if (kept == nullptr)
-                    {
-                        continue;
-                    }
-                    const auto j = names.index_of(out_names[i]);
-                    if (j < 0)
-                    {
-                        continue; // assignment_order refuses the missing axis by name.
-                    }
-                    if (const named::labels* given = labels.find(out_names[i]))
-                    {
-                        if (!same_labels(*kept, *given))
-                        {
-                            throw_shape_error("assign", "the output's ", describe_axis(out_names, i),
-                                              " has the labels ", format_labels(*kept),
-                                              ", and the expression's has ", format_labels(*given),
-                                              "; select the output's labels first (e.sel), or align both "
-                                              "with a join (xn::align)");
-                        }
-                    }
-                    else if (static_cast<std::size_t>(shape[static_cast<std::size_t>(j)]) != kept->size())
-                    {
-                        throw_shape_error("assign", "the output's ", describe_axis(out_names, i), " has ",
-                                          kept->size(), " labels, and the expression has ",
-                                          shape[static_cast<std::size_t>(j)], " elements there");
-                    }
+                    const std::vector<std::size_t> sizes(shape.begin(), shape.end());
+                    rules->check_output(out_names, out_labels, names, labels, sizes.data());
                 }
             }
 

@@ -9,6 +9,7 @@
 #ifndef XTENSOR_NAMED_XNAMED_EXPRESSION_HPP
 #define XTENSOR_NAMED_XNAMED_EXPRESSION_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -25,6 +26,7 @@
 #include "xerrors.hpp"
 #include "xpartial_shape.hpp"
 #include "xstrategies.hpp"
+#include "detail/core/xlabel_rules.hpp"
 #include "detail/expression/xaligned_view.hpp"
 #include "detail/expression/xcoords_axes.hpp"
 
@@ -332,7 +334,11 @@ namespace xt
             inline axes_metadata select_axes(const axes_metadata& source, const axis_map& from,
                                              named::dims names)
             {
-                auto labels = select_coords(source.names, source.coords, from, names);
+                // Most sources have no labels; those that have reach the rule through them.
+                const label_rules* rules = label_rules_of(source.coords);
+                auto labels = rules == nullptr ? named::coords()
+                                               : rules->select(source.names, source.coords, from.data(),
+                                                               from.size(), names);
                 return axes_metadata{std::move(names), std::move(labels)};
             }
 
@@ -341,7 +347,23 @@ namespace xt
                                               const view_shape_type& shape, const Metadata& operands,
                                               const Maps& from)
             {
-                auto labels = combine_coords(operation, names, shape, operands, from);
+                // Without labels there is nothing to combine, and most operations have none.
+                std::array<landing_operand, std::tuple_size<Metadata>::value> landing{};
+                const label_rules* rules = nullptr;
+                for (std::size_t k = 0; k < landing.size(); ++k)
+                {
+                    if (operands[k] != nullptr)
+                    {
+                        landing[k] =
+                            landing_operand{&operands[k]->names, &operands[k]->coords, from[k].data()};
+                        rules = rules != nullptr ? rules : label_rules_of(operands[k]->coords);
+                    }
+                }
+                if (rules == nullptr)
+                {
+                    return axes_metadata{std::move(names), named::coords()};
+                }
+                auto labels = rules->combine(operation, names, shape.data(), landing.data(), landing.size());
                 return axes_metadata{std::move(names), std::move(labels)};
             }
 

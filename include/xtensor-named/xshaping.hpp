@@ -25,6 +25,7 @@
 #include "xerrors.hpp"
 #include "xstrategies.hpp"
 #include "detail/core/xindex_map.hpp"
+#include "detail/core/xlabel_rules.hpp"
 
 namespace xt
 {
@@ -447,21 +448,12 @@ namespace xt
                 const std::string prefix = where.empty() ? std::string() : concat(where, ": ");
                 if (!a.empty() && !b.empty() && a.front().index() != b.front().index())
                 {
-                    throw_shape_error(operation, prefix, "the left labels ", format_labels(a),
-                                      " and the right labels ", format_labels(b),
-                                      " have different types (left label ", format_label(a.front()),
-                                      " at position 0 is ", label_kind(a.front()), ", right label ",
-                                      format_label(b.front()), " at position 0 is ", label_kind(b.front()),
-                                      "): the labels of one axis have one type");
+                    throw_label_types_differ(operation, prefix, a, b);
                 }
                 std::optional<label_alignment> result = S::align(a, b);
                 if (!result)
                 {
-                    throw_shape_error(operation, prefix, "the left labels ", format_labels(a), " (", a.size(),
-                                      " labels) and the right labels ", format_labels(b), " (", b.size(),
-                                      " labels) differ, and the shaping strategy does not align them"
-                                      " (xn::join_exact, the default, needs equal labels: choose"
-                                      " xn::join_inner, xn::join_outer, xn::join_left or xn::join_right)");
+                    throw_labels_not_aligned(operation, prefix, a, b);
                 }
                 if constexpr (!is_builtin_shaping_v<S>)
                 {

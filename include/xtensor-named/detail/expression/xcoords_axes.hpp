@@ -40,25 +40,6 @@ namespace xt
             /// Declared with the named expression: the axis named `name` in `names`, or an xn::name_error.
             std::size_t axis_of(std::string_view operation, const named::dims& names, std::string_view name);
 
-            /**
-             * The labels of a view of `source`: result axis i, named `names[i]`, takes the labels of axis
-             * `from[i]` of the source (shared, not copied); a new axis (xn::no_axis) or an unnamed one has
-             * none.
-             */
-            coords select_coords(const named::dims& source_names, const coords& source, const axis_map& from,
-                                 const named::dims& names);
-
-            /**
-             * The labels of an elementwise result of `shape`: each result axis takes the labels of the
-             * operands' axes that land on it (`operands[k]` points to `names` and `coords`, or is nullptr
-             * for a plain expression; `from[k]` is where its axes land). Operands are aligned by label first
-             * (detail/operations/xlabel_alignment.hpp), so the labels that meet on one axis are equal; a
-             * labelled axis is never stretched (xn::shape_error).
-             */
-            template <class Metadata, class Maps, class Shape>
-            coords combine_coords(std::string_view operation, const named::dims& names, const Shape& shape,
-                                  const Metadata& operands, const Maps& from);
-
             /// Positions `start`, `start + step`, ... (`count` of them), all within the axis.
             struct position_range
             {
@@ -112,71 +93,6 @@ namespace xt
             /*******************************************
              * implementation of the label bookkeeping *
              *******************************************/
-
-            inline coords select_coords(const named::dims& source_names, const coords& source,
-                                        const axis_map& from, const named::dims& names)
-            {
-                coords result;
-                if (source.empty())
-                {
-                    return result;
-                }
-                for (std::size_t i = 0; i < from.size(); ++i)
-                {
-                    if (from[i] == named::no_axis || !names.is_named(i))
-                    {
-                        continue;
-                    }
-                    const auto& source_axis = source_names[static_cast<std::size_t>(from[i])];
-                    if (source.has(source_axis))
-                    {
-                        result.set(names[i], source, source_axis);
-                    }
-                }
-                return result;
-            }
-
-            template <class Metadata, class Maps, class Shape>
-            inline coords combine_coords(std::string_view operation, const named::dims& names,
-                                         const Shape& shape, const Metadata& operands, const Maps& from)
-            {
-                coords result;
-                for (std::size_t i = 0; i < names.size(); ++i)
-                {
-                    if (!names.is_named(i))
-                    {
-                        continue;
-                    }
-                    for (std::size_t k = 0; k < operands.size(); ++k)
-                    {
-                        if (operands[k] == nullptr || from[k][i] == named::no_axis)
-                        {
-                            continue;
-                        }
-                        const auto axis = static_cast<std::size_t>(from[k][i]);
-                        const auto& operand_axis = operands[k]->names[axis];
-                        const labels* own = operands[k]->coords.find(operand_axis);
-                        if (own == nullptr)
-                        {
-                            continue;
-                        }
-                        // Operands meet after alignment by label: the labels of one result axis are equal.
-                        if (result.has(names[i]))
-                        {
-                            continue;
-                        }
-                        if (own->size() != static_cast<std::size_t>(shape[i]))
-                        {
-                            throw_shape_error(operation, describe_axis(names, i), " of the result has size ",
-                                              shape[i], " but operand ", k, " brings ", own->size(),
-                                              " labels ", format_labels(*own),
-                                              ": a labelled axis is not stretched");
-                        }
-                        result.set(names[i], operands[k]->coords, operand_axis);
-                    }
-                }
-                return result;
-            }
 
             /// The axis of each selector, checked once: a named axis, listed at most once.
             template <class Selector>

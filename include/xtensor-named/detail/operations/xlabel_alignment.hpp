@@ -43,6 +43,7 @@
 #include "../../xerrors.hpp"
 #include "../../xnamed_expression.hpp"
 #include "../../xshaping.hpp"
+#include "../core/xlabel_rules.hpp"
 #include "../expression/xaligned_view.hpp"
 
 namespace xt
@@ -82,16 +83,6 @@ namespace xt
                 bool reindexes = false;
                 bool has_missing = false;
                 std::string missing_where;
-            };
-
-            /// What alignment sees of one named operand: its place among the arguments (for messages), names,
-            /// labels and sizes. Plain operands have no named axis, so no axis of theirs meets labels.
-            struct labelled_operand
-            {
-                std::size_t argument;
-                const named::dims* names;
-                const coords* labels;
-                std::vector<std::size_t> shape;
             };
 
             /**
@@ -142,26 +133,6 @@ namespace xt
                 return reindexed_view_of<T>(std::move(state), std::move(shape), std::move(strides), offset);
             }
 
-            /// "the left operand" of two, "operand 2" of more.
-            inline std::string describe_operand(std::size_t arguments, std::size_t n)
-            {
-                if (arguments == 2)
-                {
-                    return n == 0 ? "the left operand" : "the right operand";
-                }
-                return concat("operand ", n);
-            }
-
-            /// "axis 'x' (axis 0 of the left operand, axis 1 of the right operand)"; operands are counted
-            /// among the `arguments` of the operation.
-            inline std::string describe_meeting(std::string_view axis, std::size_t arguments, std::size_t k,
-                                                std::size_t axis_k, std::size_t m, std::size_t axis_m)
-            {
-                return concat("axis ", detail::quoted(axis), " (axis ", axis_k, " of ",
-                              describe_operand(arguments, k), ", axis ", axis_m, " of ",
-                              describe_operand(arguments, m), ")");
-            }
-
             /// `inner` seen through `outer`: result position i takes `inner[outer[i]]` (none: identity).
             inline std::vector<std::int64_t>
             compose_maps(const std::vector<std::int64_t>& outer,
@@ -188,20 +159,7 @@ namespace xt
                 {
                     return result;
                 }
-                // Every named axis once, in the order the operands show them.
-                std::vector<std::string> axes;
-                for (const auto& op : operands)
-                {
-                    for (std::size_t j = 0; j < op.names->size(); ++j)
-                    {
-                        const std::string& axis = (*op.names)[j];
-                        if (op.names->is_named(j) && std::find(axes.begin(), axes.end(), axis) == axes.end())
-                        {
-                            axes.push_back(axis);
-                        }
-                    }
-                }
-                for (const auto& axis : axes)
+                for (const auto& axis : meeting_axes(operands))
                 {
                     // Who has the axis, and where; the first labelled one sets the labels to align to.
                     std::vector<std::pair<std::size_t, std::size_t>> members;
@@ -254,14 +212,8 @@ namespace xt
                     {
                         if (!operands[k].labels->has(axis) && operands[k].shape[j] != current->size())
                         {
-                            throw_shape_error(
-                                operation,
-                                describe_meeting(axis, arguments, operands[first].argument, first_axis,
-                                                 operands[k].argument, j),
-                                ": the axis has ", current->size(), " labels ", format_labels(*current),
-                                " but size ", operands[k].shape[j],
-                                " where it has no labels: an axis without labels takes the labels "
-                                "it meets only at their size");
+                            throw_unlabelled_size(operation, axis, arguments, operands[first], first_axis,
+                                                  operands[k], j, *current);
                         }
                     }
                     // The labels the operands leave with: one list, shared by all of them.
@@ -920,17 +872,21 @@ namespace xt
                                      is_named_expression_v<A> ? &how[positions[I]] : nullptr, fill)...);
             }
 
-            /// Whether any named operand among `args` carries labels.
+            /// The label rules of the first named operand among `args` that carries labels; nullptr where
+            /// none does.
             template <class... A>
-            inline bool any_labels(const A&... args) noexcept
+            inline const label_rules* first_label_rules(const A&... args) noexcept
             {
-                bool found = false;
+                const label_rules* found = nullptr;
                 (
                     [&]
                     {
                         if constexpr (is_named_expression_v<A>)
                         {
-                            found = found || !args.coords().empty();
+                            if (found == nullptr && !args.coords().empty())
+                            {
+                                found = label_rules_of(args.coords());
+                            }
                         }
                     }(),
                     ...);
@@ -1107,11 +1063,10 @@ namespace xt
                 {
                     // Equal labels: nothing to reindex, the operands go on as they are. Without labels
                     // there is nothing to check either, and most operations have none.
-                    if (any_labels(args...))
+                    if (const label_rules* rules = first_label_rules(args...))
                     {
-                        align_operand_labels<Shaping>(
-                            operation, sizeof...(A),
-                            labelled_operands(std::index_sequence_for<A...>{}, args...));
+                        rules->check_equal(operation, sizeof...(A),
+                                           labelled_operands(std::index_sequence_for<A...>{}, args...));
                     }
                     return std::forward_as_tuple(std::forward<A>(args)...);
                 }
