@@ -998,24 +998,13 @@ namespace xt
                 return kernel_sizes(shape.begin(), shape.end());
             }
 
-            /// out = `source` converted to out's element type, both of the same shape, through the
-            /// elementwise kernel (xtensor's assignment for a bool source).
+            /// out = `source` converted to out's element type, both of the same shape, by xtensor's
+            /// assignment: the copy of a temporary, which only an output that overlaps an operand out of
+            /// place or a conversion after a reduction needs, is not worth a kernel of its own in every unit.
             template <class O, class T>
             inline void kernel_copy(O& out, const xt::xarray<T>& source)
             {
-                if constexpr (is_kernel_lane_v<T>)
-                {
-                    kernel_layout layout(kernel_shape(source.shape()), 2);
-                    layout.set_right_aligned(0, out.shape(), out.strides());
-                    layout.set_right_aligned(1, source.shape(), source.strides());
-                    kernel_leaves<T, 1> leaves{};
-                    leaves[0].data = reinterpret_cast<const char*>(source.data());
-                    run_elementwise<kernel_run_leaf<T>, T, 1>(layout, out.data() + out.data_offset(), leaves);
-                }
-                else
-                {
-                    xt::noalias(out) = source;
-                }
+                xt::noalias(out) = source;
             }
 
             template <class S>
