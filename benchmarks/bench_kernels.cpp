@@ -479,9 +479,11 @@ namespace
 
 int main(int argc, char** argv)
 {
-    std::printf("xtensor-named kernels: SIMD architecture %s (xsimd %d.%d.%d), xtensor %d.%d.%d\n",
+    std::printf("xtensor-named kernels: SIMD architecture %s (xsimd %d.%d.%d), xtensor %d.%d.%d, streaming "
+                "stores from %zu bytes\n",
                 xn::detail::simd::arch_name(), XSIMD_VERSION_MAJOR, XSIMD_VERSION_MINOR, XSIMD_VERSION_PATCH,
-                XTENSOR_VERSION_MAJOR, XTENSOR_VERSION_MINOR, XTENSOR_VERSION_PATCH);
+                XTENSOR_VERSION_MAJOR, XTENSOR_VERSION_MINOR, XTENSOR_VERSION_PATCH,
+                xn::detail::streaming_min_bytes());
 #if !XTENSOR_NAMED_BENCH_EIGEN
     std::printf("Eigen not found: no Eigen column\n");
 #endif

@@ -58,7 +58,8 @@ CASES = [("same_shape", "A(M,N) + B(M,N)", [0.95, 0.95, 0.95]),
 
 # Large cases must reach these shares of the bandwidth bound: ordinary stores, streaming stores.
 SHARE_BAR = {"ordinary": 0.5, "streaming": 0.7}
-STREAMING_MIN_BYTES = 24 << 20  # XTENSOR_NAMED_STREAMING_MIN_BYTES, on bytes written and read
+# Where the kernels stream, on bytes written and read, unless bench_kernels says (streaming_min_bytes).
+STREAMING_MIN_BYTES = 24 << 20
 
 # Cases whose cost is writing the output: no loop can beat a loop that only stores (bench_store).
 WRITES_MOSTLY = {"outer", "broadcast_to", "broadcast_column"}
@@ -184,7 +185,7 @@ def machine_description(bench_output, build_dir):
     return "\n".join(lines)
 
 
-def table(medians, numpy):
+def table(medians, numpy, streaming_min_bytes=STREAMING_MIN_BYTES):
     rows = ["| case | size | xtensor | xtensor-named | ratio (bar) | ceiling | numpy | numpy / xtensor-named | "
             "Eigen | bandwidth share |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     verdicts = []
@@ -204,7 +205,7 @@ def table(medians, numpy):
             share = ""
             if t_copy and m * n >= 1000000:
                 share_value = bytes_moved(case, m, n, s) / bytes_moved("copy", m, n, s) * t_copy / t_xn
-                streaming = bytes_moved(case, m, n, s) >= STREAMING_MIN_BYTES and case != "sum_to_axis0"
+                streaming = bytes_moved(case, m, n, s) >= streaming_min_bytes and case != "sum_to_axis0"
                 need = SHARE_BAR["streaming" if streaming else "ordinary"]
                 share = f"{share_value:.2f} (≥ {need})"
             cells = [f"`{what}`", label, f"{t_xt * 1e6:.0f} µs", f"{t_xn * 1e6:.0f} µs",
@@ -274,7 +275,10 @@ def kernels_readme(args, bench, build_dir, command):
     numpy_report = json.loads(numpy_run.stdout)
     numpy = numpy_report["medians"]
 
-    rows, verdicts = table(medians, numpy)
+    threshold = re.search(r"streaming stores from (\d+) bytes", bench_output)
+    streaming_min_bytes = int(threshold.group(1)) if threshold else STREAMING_MIN_BYTES
+    threshold_text = f"{streaming_min_bytes / (1 << 20):.0f} MiB"
+    rows, verdicts = table(medians, numpy, streaming_min_bytes)
     own_table = bench_output[bench_output.find("Ratios of median"):].strip()
     header = bench_output.splitlines()[0] if bench_output else ""
     missed = [f"{config} {case}" for config, case, met, _ in verdicts if not met]
@@ -331,9 +335,10 @@ copy at the measured `memcpy` bandwidth would take to move the bytes of the case
 time. Ceiling (cases whose cost is writing the output): xtensor's time over that of the faster of two
 loops that do nothing but store one splatted register over the whole output, with ordinary or with
 streaming stores (`store/ordinary`, `store/streaming` in `bench_kernels`): the largest ratio any
-implementation can reach on this machine. Evaluations that move 24 MiB or more write with streaming stores, and smaller plain copies go
-through `memcpy`'s fast strings: neither reads the output before writing it, so that this share can
-exceed 1 where the measured `memcpy` reads the output first.
+implementation can reach on this machine. Evaluations that move {threshold_text} or more (this machine's
+threshold, docs/kernels.md) write with streaming stores, and smaller plain copies go through `memcpy`'s
+fast strings: neither reads the output before writing it, so that this share can exceed 1 where the
+measured `memcpy` reads the output first.
 
 {"Every ratio meets its bar." if not missed else "Below the bar in this run: " + ", ".join(missed) + "."}
 {"" if not out_of_reach else "Bars above the ceiling of this machine (no loop that writes the output can reach them): " + ", ".join(out_of_reach) + "."}

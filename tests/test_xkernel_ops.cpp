@@ -579,8 +579,7 @@ TYPED_TEST(kernel_ops, exp_lanes_outside_its_range_are_right_in_place_in_reducti
     EXPECT_EQ(smallest(), finite_expected(1, 5));
 
     // An output large enough for streaming stores.
-    const std::size_t long_columns =
-        std::size_t(XTENSOR_NAMED_STREAMING_MIN_BYTES) / 2 / sizeof(T) / rows + 7;
+    const std::size_t long_columns = xn::detail::streaming_min_bytes() / 2 / sizeof(T) / rows + 7;
     xt::xarray<T> large = spread<T>(rows * long_columns, -3, 3, 24);
     large.reshape({rows, long_columns});
     large(3, long_columns - 2) = tiny;

@@ -441,12 +441,12 @@ TYPED_TEST(kernels, special_values_pass_through_bitwise)
 
 TYPED_TEST(kernels, evaluations_large_enough_for_streaming_stores_match_xtensor_bitwise)
 {
-    // An output and an input of half XTENSOR_NAMED_STREAMING_MIN_BYTES each; an odd row length and an
-    // output starting one element into its buffer leave unaligned heads and partial tails on every row.
+    // An output and an input of half the streaming threshold each; an odd row length and an output
+    // starting one element into its buffer leave unaligned heads and partial tails on every row.
     using T = TypeParam;
     const std::size_t m = 601;
-    const std::size_t n = (std::size_t(XTENSOR_NAMED_STREAMING_MIN_BYTES) / 2 / sizeof(T) / m + 2) | 1;
-    ASSERT_GE(2 * m * n * sizeof(T), std::size_t(XTENSOR_NAMED_STREAMING_MIN_BYTES));
+    const std::size_t n = (xn::detail::streaming_min_bytes() / 2 / sizeof(T) / m + 2) | 1;
+    ASSERT_GE(2 * m * n * sizeof(T), xn::detail::streaming_min_bytes());
     const auto a = random_array<T>({m, n}, 69);
     const auto u = random_array<T>({m, 1}, 70);
     const auto v = random_array<T>({n}, 71);

@@ -151,16 +151,38 @@ TEST(run_plan, an_evaluation_larger_than_the_caches_streams_its_output)
     {
         GTEST_SKIP() << "no streaming stores for float on this instruction set";
     }
-    // 16 MiB written and 16 MiB read (and a row): 32 MiB, above XTENSOR_NAMED_STREAMING_MIN_BYTES (24 MiB).
-    const auto large = plan_of({2048, 2048}, {2048, 1}, {{{2048, 1}}, {{0, 1}}});
+    const std::size_t threshold = kd::streaming_min_bytes();
+    // A matrix written and one read (and a row), together just above the threshold.
+    const std::size_t rows = threshold / (2 * 2048 * sizeof(float)) + 1;
+    const auto large = plan_of({rows, 2048}, {2048, 1}, {{{2048, 1}}, {{0, 1}}});
     EXPECT_EQ(large.store, kd::run_store::streaming);
     EXPECT_EQ(large.traversal, kd::run_traversal::runs);
-    // 8 MiB written and two leaves of 8 MiB read: 24 MiB. The same leaf read twice counts once: 16.
-    const auto two = plan_of({2048, 1024}, {1024, 1}, {{{1024, 1}}, {{1024, 1}}});
+    // One written and two read, a third of the threshold each. The same leaf read twice counts once.
+    const std::size_t thirds = threshold / (3 * 1024 * sizeof(float)) + 1;
+    const auto two = plan_of({thirds, 1024}, {1024, 1}, {{{1024, 1}}, {{1024, 1}}});
     EXPECT_EQ(two.store, kd::run_store::streaming);
     const auto twice =
-        plan_of({2048, 1024}, {1024, 1}, {{{1024, 1}, sizeof(float), 1}, {{1024, 1}, sizeof(float), 1}});
+        plan_of({thirds, 1024}, {1024, 1}, {{{1024, 1}, sizeof(float), 1}, {{1024, 1}, sizeof(float), 1}});
     EXPECT_EQ(twice.store, kd::run_store::ordinary);
+    // Just below the threshold.
+    const auto below = plan_of({rows - 2, 2048}, {2048, 1}, {{{2048, 1}}, {{0, 1}}});
+    EXPECT_EQ(below.store, kd::run_store::ordinary);
+}
+
+TEST(run_plan, streaming_starts_where_the_last_level_cache_no_longer_keeps_the_evaluation)
+{
+    // Where streaming stores were measured to be slower and faster than ordinary ones, by bytes
+    // written and read (docs/kernels.md, How): a 32 MiB L3 (AMD EPYC) slower at 16 MiB, faster at 32; a
+    // 480 MiB L3 (Intel Xeon) slower at 64 MiB, faster at 80.
+    constexpr std::size_t mib = std::size_t(1) << 20;
+    EXPECT_GT(kd::streaming_min_bytes_for(32 * mib), 16 * mib);
+    EXPECT_LE(kd::streaming_min_bytes_for(32 * mib), 32 * mib);
+    EXPECT_GT(kd::streaming_min_bytes_for(480 * mib), 64 * mib);
+    EXPECT_LE(kd::streaming_min_bytes_for(480 * mib), 80 * mib);
+    // A cache of unknown size, or a small one: 24 MiB.
+    EXPECT_EQ(kd::streaming_min_bytes_for(0), 24 * mib);
+    EXPECT_EQ(kd::streaming_min_bytes_for(2 * mib), 24 * mib);
+    EXPECT_EQ(kd::streaming_min_bytes(), kd::streaming_min_bytes_for(kd::last_level_cache_bytes()));
 }
 
 namespace

@@ -154,9 +154,7 @@ namespace xt
             void evaluate_into(C& out, const E& e, const index_map* order = nullptr)
             {
                 const auto& shape = e.shape();
-                const bool same_shape = order == nullptr
-                                            ? equal_shapes(out.shape(), shape)
-                                            : equal_shapes(out.shape(), in_output_order(shape, order));
+                const bool same_shape = has_shape_in_output_order(out, shape, order);
                 if constexpr (!is_resizable_output_v<C>)
                 {
                     // A view keeps the shape it has: xtensor broadcasts into it, or refuses.

@@ -87,6 +87,10 @@ namespace xt
             template <class S>
             kernel_sizes in_output_order(const S& shape, const index_map* order);
 
+            /// Whether `out` has `shape`, the expression's, once that is put in the output's axis order.
+            template <class O, class S>
+            bool has_shape_in_output_order(const O& out, const S& shape, const index_map* order);
+
             /// Whether `O` is an output the kernels write: a float, double or bool array with a data pointer.
             template <class O, class = void>
             struct is_kernel_output : std::false_type
@@ -1019,6 +1023,13 @@ namespace xt
                 return result;
             }
 
+            template <class O, class S>
+            inline bool has_shape_in_output_order(const O& out, const S& shape, const index_map* order)
+            {
+                return order == nullptr ? equal_shapes(out.shape(), shape)
+                                        : equal_shapes(out.shape(), in_output_order(shape, order));
+            }
+
             /// An output's strides, given in its own axis order, in the order of the expression's axes.
             template <class St>
             inline xt::svector<std::ptrdiff_t, 8> in_expression_order(const St& strides,
@@ -1113,8 +1124,7 @@ namespace xt
                 constexpr std::size_t leaves = kernel_slots(node::leaves);
 
                 const kernel_sizes shape = kernel_shape(e.shape());
-                if (order == nullptr ? !equal_shapes(out.shape(), shape)
-                                     : !equal_shapes(out.shape(), in_output_order(shape, order)))
+                if (!has_shape_in_output_order(out, shape, order))
                 {
                     return false;
                 }

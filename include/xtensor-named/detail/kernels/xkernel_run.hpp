@@ -449,6 +449,36 @@ namespace xt
              * kernel_source implementation   *
              **********************************/
 
+            /// Copies `count` elements `stride` apart from `src` to `to`. Strides 2 and 3 (every other
+            /// element, one coordinate of points (n, xyz)) are loops of their own: with a constant
+            /// stride the compiler loads whole vectors and shuffles them, with another it loads element
+            /// by element.
+            template <class T>
+            inline void gather_strided(const T* src, kernel_index stride, std::size_t count, T* to) noexcept
+            {
+                if (stride == 2)
+                {
+                    for (std::size_t j = 0; j < count; ++j)
+                    {
+                        to[j] = src[2 * j];
+                    }
+                }
+                else if (stride == 3)
+                {
+                    for (std::size_t j = 0; j < count; ++j)
+                    {
+                        to[j] = src[3 * j];
+                    }
+                }
+                else
+                {
+                    for (std::size_t j = 0; j < count; ++j)
+                    {
+                        to[j] = src[static_cast<kernel_index>(j) * stride];
+                    }
+                }
+            }
+
             template <class T, std::size_t L>
             inline kernel_source<T, L>::kernel_source(const std::array<kernel_index, slots>& strides,
                                                       const kernel_leaves<T, L>& leaves)
@@ -510,11 +540,8 @@ namespace xt
                     else
                     {
                         T* gathered = m_buffer.data() + k * kernel_chunk<T>;
-                        const T* src = from + static_cast<kernel_index>(first) * stride;
-                        for (std::size_t j = 0; j < count; ++j)
-                        {
-                            gathered[j] = src[static_cast<kernel_index>(j) * stride];
-                        }
+                        gather_strided(from + static_cast<kernel_index>(first) * stride, stride, count,
+                                       gathered);
                         run.set_contiguous(k, gathered);
                     }
                 }

@@ -24,13 +24,10 @@
 #include "xkernel_run.hpp"
 #include "xkernel_threads.hpp"
 
-#ifndef XTENSOR_NAMED_STREAMING_MIN_BYTES
-// Evaluations that write and read this many bytes or more (output and operands, see working_set_bytes)
-// write their output with streaming stores, which do not read the output's cache lines first: faster
-// where the output and what is read exceed the last-level cache, slower below, where the output would
-// have stayed in it (docs/kernels.md, How). Define the macro to another size, or to SIZE_MAX to turn
-// streaming off.
-#define XTENSOR_NAMED_STREAMING_MIN_BYTES (std::size_t(24) << 20)
+#if !defined(XTENSOR_NAMED_STREAMING_MIN_BYTES) && defined(__has_include)
+#if __has_include(<unistd.h>)
+#include <unistd.h> // sysconf, the size of the last-level cache
+#endif
 #endif
 
 namespace xt
@@ -110,6 +107,49 @@ namespace xt
                 return false;
             }
 
+            /**
+             * The bytes an evaluation writes and reads (working_set_bytes) from which it writes its
+             * output with streaming stores, which do not read the output's cache lines first: faster
+             * where the output and what is read exceed what the last-level cache keeps, slower below,
+             * where the output would have stayed in it. How much of its cache an evaluation keeps is
+             * measured, not known: most of a small L3, a seventh of a large one shared with other work
+             * (docs/kernels.md, How). Hence a seventh of `last_level_cache` and at least 24 MiB, which is
+             * also the threshold where its size is unknown (0).
+             */
+            constexpr std::size_t streaming_min_bytes_for(std::size_t last_level_cache) noexcept
+            {
+                constexpr std::size_t least = std::size_t(24) << 20;
+                return last_level_cache / 7 > least ? last_level_cache / 7 : least;
+            }
+
+            /// The size of the last-level cache that the system reports, 0 where it reports none.
+            inline std::size_t last_level_cache_bytes() noexcept
+            {
+#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+                for (const int level : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE})
+                {
+                    const long bytes = sysconf(level);
+                    if (bytes > 0)
+                    {
+                        return static_cast<std::size_t>(bytes);
+                    }
+                }
+#endif
+                return 0;
+            }
+
+            /// streaming_min_bytes_for this machine, taken once; -DXTENSOR_NAMED_STREAMING_MIN_BYTES=<n>
+            /// sets it instead (SIZE_MAX turns streaming off).
+            inline std::size_t streaming_min_bytes() noexcept
+            {
+#ifdef XTENSOR_NAMED_STREAMING_MIN_BYTES
+                return XTENSOR_NAMED_STREAMING_MIN_BYTES;
+#else
+                static const std::size_t bytes = streaming_min_bytes_for(last_level_cache_bytes());
+                return bytes;
+#endif
+            }
+
             /// How the runs of an elementwise evaluation are taken, outermost decision first.
             enum class run_traversal
             {
@@ -174,7 +214,7 @@ namespace xt
                     plan.chunk = std::min(plan.chunk, kernel_chunk<T>);
                 }
                 else if (simd::batch_traits<T>::can_stream &&
-                         std::max(bytes, whole_bytes) >= XTENSOR_NAMED_STREAMING_MIN_BYTES)
+                         std::max(bytes, whole_bytes) >= streaming_min_bytes())
                 {
                     plan.store = run_store::streaming;
                 }
