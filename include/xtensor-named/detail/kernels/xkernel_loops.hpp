@@ -206,9 +206,9 @@ namespace xt
 
             /**
              * How a run reaches the output: ordinary SIMD stores; streaming stores, which do not read the
-             * output's cache lines first (evaluations of XTENSOR_NAMED_STREAMING_MIN_BYTES and more); or,
-             * for a smaller run that only copies contiguous elements, std::memcpy, whose fast-string
-             * copies (x86 with ERMS, as glibc uses them) do not read them either and keep them cached.
+             * output's cache lines first (evaluations of streaming_min_bytes and more); or, for a smaller
+             * run that only copies contiguous elements, std::memcpy, whose fast-string copies (x86 with
+             * ERMS, as glibc uses them) do not read them either and keep them cached.
              */
             enum class kernel_store
             {
