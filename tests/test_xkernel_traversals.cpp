@@ -153,7 +153,7 @@ TYPED_TEST(traversals, elementwise_trees_match_xtensor_bitwise_at_every_rank_and
         const auto t = random_array<T>(reversed, 6);
         EXPECT_TRUE(matches_xtensor<T>(x - xt::transpose(t)));
         // An operand read with a stride along every axis: 2 along the outer ones, and 2, 3 or 4 along the
-        // innermost, where strides 2 and 3 are gathered by loops of their own (gather_strided).
+        // innermost, where strides 2 and 3 are gathered by loops of their own (kernel_convert).
         for (const std::ptrdiff_t step : {2, 3, 4})
         {
             SCOPED_TRACE(step);

@@ -235,9 +235,29 @@ namespace xt
                                        T* dst) noexcept
             {
                 const U* from = reinterpret_cast<const U*>(src);
-                for (std::size_t j = 0; j < count; ++j)
+                // Strides 2 and 3 (every other element, one coordinate of points (n, xyz)) are loops of
+                // their own: with a constant stride the compiler loads whole vectors and shuffles them,
+                // with another it loads element by element.
+                if (stride == 2)
                 {
-                    dst[j] = static_cast<T>(from[static_cast<kernel_index>(j) * stride]);
+                    for (std::size_t j = 0; j < count; ++j)
+                    {
+                        dst[j] = static_cast<T>(from[2 * j]);
+                    }
+                }
+                else if (stride == 3)
+                {
+                    for (std::size_t j = 0; j < count; ++j)
+                    {
+                        dst[j] = static_cast<T>(from[3 * j]);
+                    }
+                }
+                else
+                {
+                    for (std::size_t j = 0; j < count; ++j)
+                    {
+                        dst[j] = static_cast<T>(from[static_cast<kernel_index>(j) * stride]);
+                    }
                 }
             }
 
@@ -449,36 +469,6 @@ namespace xt
              * kernel_source implementation   *
              **********************************/
 
-            /// Copies `count` elements `stride` apart from `src` to `to`. Strides 2 and 3 (every other
-            /// element, one coordinate of points (n, xyz)) are loops of their own: with a constant
-            /// stride the compiler loads whole vectors and shuffles them, with another it loads element
-            /// by element.
-            template <class T>
-            inline void gather_strided(const T* src, kernel_index stride, std::size_t count, T* to) noexcept
-            {
-                if (stride == 2)
-                {
-                    for (std::size_t j = 0; j < count; ++j)
-                    {
-                        to[j] = src[2 * j];
-                    }
-                }
-                else if (stride == 3)
-                {
-                    for (std::size_t j = 0; j < count; ++j)
-                    {
-                        to[j] = src[3 * j];
-                    }
-                }
-                else
-                {
-                    for (std::size_t j = 0; j < count; ++j)
-                    {
-                        to[j] = src[static_cast<kernel_index>(j) * stride];
-                    }
-                }
-            }
-
             template <class T, std::size_t L>
             inline kernel_source<T, L>::kernel_source(const std::array<kernel_index, slots>& strides,
                                                       const kernel_leaves<T, L>& leaves)
@@ -540,8 +530,9 @@ namespace xt
                     else
                     {
                         T* gathered = m_buffer.data() + k * kernel_chunk<T>;
-                        gather_strided(from + static_cast<kernel_index>(first) * stride, stride, count,
-                                       gathered);
+                        kernel_convert<T, T>(
+                            reinterpret_cast<const char*>(from + static_cast<kernel_index>(first) * stride),
+                            stride, count, gathered);
                         run.set_contiguous(k, gathered);
                     }
                 }
