@@ -308,24 +308,49 @@ namespace xt
                 }
             }
 
-            template <class E>
-            inline auto view_leaf(E&& e, const axis_map& from, const view_shape_type& shape)
+            /// How a view of a leaf reads it: the part of view_leaf that depends on the leaf's shape and
+            /// strides types only, not on the leaf.
+            struct leaf_geometry
             {
-                const auto& source_shape = e.shape();
-                const auto source = source_strides(e);
-                view_strides_type strides(from.size());
+                view_shape_type shape;
+                view_strides_type strides;
+                std::size_t offset;
+                xt::layout_type layout;
+            };
+
+            template <class S, class R>
+            inline leaf_geometry leaf_view_geometry(const S& source_shape, const R& source_strides,
+                                                    std::size_t offset, const axis_map& from,
+                                                    const view_shape_type& shape)
+            {
+                leaf_geometry geometry{shape, view_strides_type(from.size()), offset,
+                                       xt::layout_type::dynamic};
                 for (std::size_t i = 0; i < from.size(); ++i)
                 {
                     const bool present = from[i] != named::no_axis;
                     const auto axis = present ? static_cast<std::size_t>(from[i]) : 0;
                     const bool stepped = present && static_cast<std::size_t>(source_shape[axis]) == shape[i];
-                    strides[i] = stepped ? source[axis] : 0;
+                    geometry.strides[i] = stepped ? static_cast<std::ptrdiff_t>(source_strides[axis]) : 0;
                 }
-                const std::size_t offset = source_offset(e);
-                view_shape_type view_shape = shape;
-                const xt::layout_type layout = layout_of(view_shape, strides);
-                return xt::strided_view(viewed_leaf(std::forward<E>(e)), std::move(view_shape),
-                                        std::move(strides), offset, layout);
+                geometry.layout = layout_of(geometry.shape, geometry.strides);
+                return geometry;
+            }
+
+            /// The view of `e` that `geometry` says. Out of line: a leaf and a view of it (an operation on
+            /// another's result, viewed again) give the same view type, built by one function.
+            template <class E>
+            XTENSOR_NAMED_NOINLINE auto make_leaf_view(E&& e, leaf_geometry geometry)
+            {
+                return xt::strided_view(std::forward<E>(e), std::move(geometry.shape),
+                                        std::move(geometry.strides), geometry.offset, geometry.layout);
+            }
+
+            template <class E>
+            inline auto view_leaf(E&& e, const axis_map& from, const view_shape_type& shape)
+            {
+                return make_leaf_view(
+                    viewed_leaf(std::forward<E>(e)),
+                    leaf_view_geometry(e.shape(), e.strides(), source_offset(e), from, shape));
             }
 
             template <class F, class E, std::size_t... I>

@@ -1115,30 +1115,51 @@ namespace xt
                     });
             }
 
-            /// try_kernel_assign of an elementwise tree, evaluated in lanes of T.
-            template <class T, class O, class E>
-            inline bool kernel_assign_elementwise(O& out, const E& e, const index_map* order)
+            /// Collects the leaves of the tree `Node` of the expression `E` at `e` into `collector`.
+            template <class Node, class E, class C>
+            void collect_tree(const void* e, C& collector)
             {
-                using value_type = typename O::value_type;
-                using node = kernel_node<T, E>;
-                constexpr std::size_t leaves = kernel_slots(node::leaves);
+                Node::collect(*static_cast<const E*>(e), collector);
+            }
 
-                const kernel_sizes shape = kernel_shape(e.shape());
+            /**
+             * kernel_assign_elementwise with the tree given by what depends on it: its leaf count, a
+             * function that collects its leaves, and its loop; compiled once per element type and output
+             * type. `slots`: the leaves the loop takes (kernel_slots).
+             */
+            template <class T, class O>
+            XTENSOR_NAMED_NOINLINE bool
+            kernel_assign_tree(O& out, const kernel_sizes& shape, const index_map* order,
+                               std::size_t tree_leaves, std::size_t slots,
+                               void (*collect)(const void*, kernel_collector<T>&), const void* e,
+                               tree_loop_fn<T, typename O::value_type> loop)
+            {
                 if (!has_shape_in_output_order(out, shape, order))
                 {
                     return false;
                 }
-                kernel_layout layout(shape, leaves + 1);
-                kernel_collector<T> collector(layout, 1, leaves, true);
-                node::collect(e, collector);
-                collector.pad(node::leaves);
+                kernel_layout layout(shape, slots + 1);
+                kernel_collector<T> collector(layout, 1, slots, true);
+                collect(e, collector);
+                collector.pad(tree_leaves);
                 if (!collector.ok())
                 {
                     return false;
                 }
-                kernel_assign_collected(out, shape, layout, collector,
-                                        &tree_loop<kernel_run_node_t<node>, T, leaves, value_type>, order);
+                kernel_assign_collected(out, shape, layout, collector, loop, order);
                 return true;
+            }
+
+            /// try_kernel_assign of an elementwise tree, evaluated in lanes of T.
+            template <class T, class O, class E>
+            inline bool kernel_assign_elementwise(O& out, const E& e, const index_map* order)
+            {
+                using node = kernel_node<T, E>;
+                constexpr std::size_t leaves = kernel_slots(node::leaves);
+                return kernel_assign_tree<T>(
+                    out, kernel_shape(e.shape()), order, node::leaves, leaves,
+                    &collect_tree<node, E, kernel_collector<T>>, &e,
+                    &tree_loop<kernel_run_node_t<node>, T, leaves, typename O::value_type>);
             }
 
             /// The expression under every sum of a nest.
@@ -1706,6 +1727,30 @@ namespace xt
                 return true;
             }
 
+            /// try_short_loop with the tree given by a function that collects its leaves and by its runs:
+            /// compiled once per lane type, leaf count, output type and shape type.
+            template <class T, std::size_t L, class O, class S>
+            XTENSOR_NAMED_NOINLINE bool short_loop_tree(O& out, const S& shape, const index_map* order,
+                                                        void (*collect)(const void*, short_collector<T, L>&),
+                                                        const void* e, const tree_runs<T, L, T>& runs)
+            {
+                // In the expression's axis order, the output's strides permuted where `order` says.
+                short_collector<T, L> collector(shape);
+                collect(e, collector);
+                collector.pad();
+                if (!collector.ok())
+                {
+                    return false;
+                }
+                std::array<kernel_index, short_collector<T, L>::max_rank> strides{};
+                for (std::size_t d = 0; d < collector.rank(); ++d)
+                {
+                    strides[order == nullptr ? d : static_cast<std::size_t>((*order)[d])] =
+                        static_cast<kernel_index>(out.strides()[d]);
+                }
+                return short_loop(runs, collector, out.data() + out.data_offset(), strides);
+            }
+
             template <class O, class E>
             inline bool try_short_loop(O& out, const E& e, const index_map* order)
             {
@@ -1721,22 +1766,9 @@ namespace xt
                     using T = kernel_lane_t<E>;
                     using node = kernel_node<T, E>;
                     constexpr std::size_t leaves = kernel_slots(node::leaves);
-                    // In the expression's axis order, the output's strides permuted where `order` says.
-                    short_collector<T, leaves> collector(e.shape());
-                    node::collect(e, collector);
-                    collector.pad();
-                    if (!collector.ok())
-                    {
-                        return false;
-                    }
-                    std::array<kernel_index, short_collector<T, leaves>::max_rank> strides{};
-                    for (std::size_t d = 0; d < collector.rank(); ++d)
-                    {
-                        strides[order == nullptr ? d : static_cast<std::size_t>((*order)[d])] =
-                            static_cast<kernel_index>(out.strides()[d]);
-                    }
-                    return short_loop(tree_runs_of<kernel_run_node_t<node>, T, leaves, T>(), collector,
-                                      out.data() + out.data_offset(), strides);
+                    return short_loop_tree<T, leaves>(out, e.shape(), order,
+                                                      &collect_tree<node, E, short_collector<T, leaves>>, &e,
+                                                      tree_runs_of<kernel_run_node_t<node>, T, leaves, T>());
                 }
             }
 
