@@ -143,6 +143,9 @@ TEST(run_plan, a_one_leaf_tree_read_in_place_is_a_copy)
     EXPECT_EQ(strided.store, kd::run_store::ordinary);
     const auto computed = plan_of({64, 100}, {100, 1}, {{{100, 1}}}, false);
     EXPECT_EQ(computed.store, kd::run_store::ordinary);
+    // Nor does the constant leaf that a one-leaf tree carries into the loops of two (kernel_slots).
+    const auto padded = plan_of({64, 100}, {100, 1}, {{{100, 1}}, {{0, 0}}}, true);
+    EXPECT_EQ(padded.store, kd::run_store::copy);
 }
 
 TEST(run_plan, an_evaluation_larger_than_the_caches_streams_its_output)

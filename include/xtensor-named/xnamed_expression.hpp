@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@
 #include "xerrors.hpp"
 #include "xpartial_shape.hpp"
 #include "xstrategies.hpp"
+#include "detail/core/xextent.hpp"
 #include "detail/core/xlabel_rules.hpp"
 #include "detail/expression/xaligned_view.hpp"
 #include "detail/expression/xcoords_axes.hpp"
@@ -376,12 +378,19 @@ namespace xt
             template <class Shape>
             inline std::string shape_string(const Shape& shape)
             {
-                std::string out = "(";
-                for (std::size_t i = 0; i < shape.size(); ++i)
+                if constexpr (stores_size_t<Shape>::value)
                 {
-                    out += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
+                    return sizes_string(std::data(shape), std::size(shape));
                 }
-                return out + ")";
+                else
+                {
+                    std::string out = "(";
+                    for (std::size_t i = 0; i < shape.size(); ++i)
+                    {
+                        out += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
+                    }
+                    return out + ")";
+                }
             }
 
             inline std::size_t axis_of(std::string_view operation, const named::dims& names,

@@ -39,6 +39,7 @@
 #include "xnamed_expression.hpp"
 #include "detail/expression/xaligned_view.hpp"
 #include "detail/kernels/xfunctors.hpp"
+#include "detail/operations/xoperand_refs.hpp"
 
 namespace xt
 {
@@ -87,12 +88,12 @@ namespace xt
             };
 
             /**
-             * Finds `names` in `source`: xn::name_error for an unknown, unnamed or repeated name; and, when
-             * the reduction has no value for no elements (amax, amin), xn::shape_error for an empty axis.
+             * Finds `names` in the named operand `source`: xn::name_error for an unknown, unnamed or
+             * repeated name; and, when the reduction has no value for no elements (amax, amin),
+             * xn::shape_error for an empty axis. One function for every shape type.
              */
-            template <class Shape>
-            reduction plan_reduction(std::string_view operation, const axes_metadata& source,
-                                     const Shape& shape, reduced_names names, bool needs_elements);
+            reduction plan_reduction(std::string_view operation, const operand_ref& source,
+                                     reduced_names names, bool needs_elements);
 
             template <class Axes = reduced_axes, class F, class E>
             auto reduce_by_names(std::string_view operation, F&& make, E&& e, reduced_names names,
@@ -130,11 +131,11 @@ namespace xt
                 }
             };
 
-            template <class Shape>
-            inline reduction plan_reduction(std::string_view operation, const axes_metadata& source,
-                                            const Shape& shape, reduced_names names, bool needs_elements)
+            inline reduction plan_reduction(std::string_view operation, const operand_ref& source,
+                                            reduced_names names, bool needs_elements)
             {
-                const named::dims& dims = source.names;
+                const axes_metadata& metadata = *source.metadata;
+                const named::dims& dims = metadata.names;
                 reduction result;
                 const std::size_t count = names.every_axis ? dims.size() : names.count;
                 result.axes.reserve(count);
@@ -148,10 +149,11 @@ namespace xt
                     {
                         throw_name_error(operation, describe_axis(dims, axis), " is listed twice");
                     }
-                    if (needs_elements && shape[axis] == 0)
+                    if (needs_elements && source.sizes[axis] == 0)
                     {
                         throw_shape_error(operation, describe_axis(dims, axis), " with shape ",
-                                          shape_string(shape), " has no elements, and ", operation,
+                                          shape_string(view_shape_type(source.begin(), source.end())),
+                                          " has no elements, and ", operation,
                                           " of no elements has no value");
                     }
                     // Not svector::insert, whose check for an element of its own GCC reads out of bounds.
@@ -160,7 +162,7 @@ namespace xt
                                 result.axes.end());
                 }
                 const reduced_flags reduced{result.axes, dims.size()};
-                if (source.coords.empty())
+                if (metadata.coords.empty())
                 {
                     // Names only: no labels to carry.
                     result.kept.names = dims.without(reduced);
@@ -175,7 +177,7 @@ namespace xt
                         from.push_back(static_cast<std::int64_t>(i));
                     }
                 }
-                result.kept = select_axes(source, from, std::move(kept));
+                result.kept = select_axes(metadata, from, std::move(kept));
                 return result;
             }
 
@@ -205,7 +207,8 @@ namespace xt
                     "use xtensor's reducer of the same name.");
                 if constexpr (is_named_expression_v<E>)
                 {
-                    auto how = plan_reduction(operation, e.metadata(), e.shape(), names, needs_elements);
+                    shape_copies<std::decay_t<E>> copies;
+                    auto how = plan_reduction(operation, refs_of(copies, e)[0], names, needs_elements);
                     using strategy = typename std::decay_t<E>::strategy_type;
                     const auto reducer = [&] {
                         return make(as_tree(std::forward<E>(e).expression()),

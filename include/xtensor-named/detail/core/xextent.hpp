@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -29,16 +30,49 @@ namespace xt
     {
         namespace detail
         {
+            /// `(2, 3, 4)` of `count` sizes from `sizes`, for messages.
+            inline std::string sizes_string(const std::size_t* sizes, std::size_t count)
+            {
+                std::string out = "(";
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    out += (i == 0 ? "" : ", ") + std::to_string(sizes[i]);
+                }
+                return out + ")";
+            }
+
+            template <class S, class = void>
+            struct stores_size_t : std::false_type
+            {
+            };
+
+            /// Whether a shape of type `S` stores its sizes as contiguous std::size_t: then one function
+            /// writes every such shape in messages, rather than one per shape type.
+            template <class S>
+            struct stores_size_t<S, std::void_t<decltype(std::data(std::declval<const S&>()))>>
+                : std::is_same<
+                      std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<const S&>()))>>,
+                      std::size_t>
+            {
+            };
+
             /// `(2, 3, 4)`, for messages.
             template <class S>
             std::string sizes_string(const S& shape)
             {
-                std::string out = "(";
-                for (std::size_t i = 0; i < shape.size(); ++i)
+                if constexpr (stores_size_t<S>::value)
                 {
-                    out += (i == 0 ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(shape[i]));
+                    return sizes_string(std::data(shape), std::size(shape));
                 }
-                return out + ")";
+                else
+                {
+                    std::string out = "(";
+                    for (std::size_t i = 0; i < shape.size(); ++i)
+                    {
+                        out += (i == 0 ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(shape[i]));
+                    }
+                    return out + ")";
+                }
             }
 
             /**

@@ -162,7 +162,7 @@ namespace xt
             template <class T, class E>
             using kernel_fold_job_of =
                 kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
-                                kernel_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
+                                kernel_fold_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
 
             /// What a block of rows evaluated with the reducers' rows that it reads should move at most:
             /// well within the second-level cache, where the rows stay between the reducers and the tree.
@@ -589,7 +589,7 @@ namespace xt
                 }
 
                 /// Once a tree of `tree_leaves` leaves is collected, constant leaves up to the count the
-                /// loops are compiled for (kernel_slots), which the tree never reads.
+                /// loops are compiled for (kernel_slots, kernel_fold_slots), which the tree never reads.
                 void pad(std::size_t tree_leaves)
                 {
                     if (m_leaf != tree_leaves)
@@ -1125,19 +1125,19 @@ namespace xt
             /**
              * kernel_assign_elementwise with the tree given by what depends on it: its leaf count, a
              * function that collects its leaves, and its loop; compiled once per element type and output
-             * type. `slots`: the leaves the loop takes (kernel_slots).
+             * type.
              */
             template <class T, class O>
             XTENSOR_NAMED_NOINLINE bool
             kernel_assign_tree(O& out, const kernel_sizes& shape, const index_map* order,
-                               std::size_t tree_leaves, std::size_t slots,
-                               void (*collect)(const void*, kernel_collector<T>&), const void* e,
-                               tree_loop_fn<T, typename O::value_type> loop)
+                               std::size_t tree_leaves, void (*collect)(const void*, kernel_collector<T>&),
+                               const void* e, tree_loop_fn<T, typename O::value_type> loop)
             {
                 if (!has_shape_in_output_order(out, shape, order))
                 {
                     return false;
                 }
+                const std::size_t slots = kernel_slots(tree_leaves);
                 kernel_layout layout(shape, slots + 1);
                 kernel_collector<T> collector(layout, 1, slots, true);
                 collect(e, collector);
@@ -1157,7 +1157,7 @@ namespace xt
                 using node = kernel_node<T, E>;
                 constexpr std::size_t leaves = kernel_slots(node::leaves);
                 return kernel_assign_tree<T>(
-                    out, kernel_shape(e.shape()), order, node::leaves, leaves,
+                    out, kernel_shape(e.shape()), order, node::leaves,
                     &collect_tree<node, E, kernel_collector<T>>, &e,
                     &tree_loop<kernel_run_node_t<node>, T, leaves, typename O::value_type>);
             }
@@ -1176,20 +1176,12 @@ namespace xt
                 }
             }
 
-            /// Which axes of its input a reducer sums: rebuilds it on an input whose sizes 2, 3, ... name
-            /// the axes and reads which sizes its shape lost (or set to 1 with keep_dims).
-            template <class R>
-            inline bool kernel_reduced_axes(const R& reducer, std::size_t rank, bool keep_dims,
-                                            xt::svector<bool, 8>& reduced)
+            /// Which axes of its input a reducer rebuilt by kernel_reduced_axes sums, from its shape
+            /// `probe_result`.
+            template <class S>
+            inline bool kernel_reduced_axes_of(const S& probe_result, std::size_t rank, bool keep_dims,
+                                               xt::svector<bool, 8>& reduced)
             {
-                using value_type = typename R::value_type;
-                xt::svector<std::size_t, 8> probe_shape(rank);
-                for (std::size_t a = 0; a < rank; ++a)
-                {
-                    probe_shape[a] = a + 2;
-                }
-                const auto rebuilt = reducer.build_reducer(xt::broadcast(value_type(0), probe_shape));
-                const auto& probe_result = rebuilt.shape();
                 reduced.assign(rank, true);
                 if (keep_dims)
                 {
@@ -1213,6 +1205,27 @@ namespace xt
                     }
                 }
                 return kept == probe_result.size();
+            }
+
+            /// Which axes of its input a reducer sums: rebuilds it on an input whose sizes 2, 3, ... name
+            /// the axes and reads which sizes its shape lost (or set to 1 with keep_dims).
+            template <class R>
+            inline bool kernel_reduced_axes(const R& reducer, std::size_t rank, bool keep_dims,
+                                            xt::svector<bool, 8>& reduced)
+            {
+                using value_type = typename R::value_type;
+                xt::svector<std::size_t, 8> probe_shape(rank);
+                for (std::size_t a = 0; a < rank; ++a)
+                {
+                    probe_shape[a] = a + 2;
+                }
+                // Rebuilt as a sum whatever it folds, which gives the same shape: every reducer with the
+                // same axes and options shares one probe type, compiled once.
+                const auto rebuilt = reducer.build_reducer(
+                    xt::broadcast(value_type(0), probe_shape),
+                    xt::make_xreducer_functor(xt::detail::plus(), xt::const_value<value_type>(value_type(0))),
+                    std::decay_t<decltype(reducer.options())>(reducer.options()));
+                return kernel_reduced_axes_of(rebuilt.shape(), rank, keep_dims, reduced);
             }
 
             /// Marks an axis of a nested sum's input that is no axis of the innermost expression: a
@@ -1392,20 +1405,20 @@ namespace xt
                 /// a row-major result at `rows`.
                 void compute(T* rows, std::size_t first, std::size_t last) const override
                 {
-                    kernel_sizes strides(m_shape.size(), 0);
-                    std::size_t stride = 1;
+                    xt::svector<kernel_index, 8> strides(m_shape.size(), 0);
+                    kernel_index stride = 1;
                     for (std::size_t q = m_shape.size(); q-- > 0;)
                     {
                         strides[q] = stride;
-                        stride *= m_shape[q];
+                        stride *= static_cast<kernel_index>(m_shape[q]);
                     }
-                    run(rows, strides, first, last);
+                    run(rows, strides.data(), first, last);
                 }
 
                 /// Sums rows [first, last) of the result (all of it where not by_rows) into `rows`,
-                /// where row `first` goes, with the result's strides `strides`.
-                template <class St>
-                void run(T* rows, const St& strides, std::size_t first, std::size_t last) const
+                /// where row `first` goes, with the result's strides `strides` (one per axis of the result,
+                /// a pointer so that every output type runs the same function).
+                void run(T* rows, const kernel_index* strides, std::size_t first, std::size_t last) const
                 {
                     if (std::find(m_shape.begin(), m_shape.end(), std::size_t(0)) != m_shape.end())
                     {
@@ -1420,7 +1433,7 @@ namespace xt
                     {
                         if (m_space[q] != kernel_phantom_axis && m_shape[q] != 1)
                         {
-                            run_layout.stride(m_space[q], 0) = static_cast<kernel_index>(strides[q]);
+                            run_layout.stride(m_space[q], 0) = strides[q];
                         }
                     }
                     // A kept innermost axis is short or not as the whole result's is (tiled_fold_of).
@@ -1507,7 +1520,7 @@ namespace xt
                 using reduction = kernel_reduction<T, std::decay_t<E>>;
                 using node = typename reduction::node;
                 using fold = typename reduction::fold;
-                static constexpr std::size_t leaves = kernel_slots(node::leaves);
+                static constexpr std::size_t leaves = kernel_fold_slots(node::leaves);
 
                 /// Prepares `e`; not covered where the kernels do not cover it.
                 explicit kernel_reduction_job(const E& e)
@@ -1696,7 +1709,11 @@ namespace xt
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
                 kernel_evaluate_into(out, shape, through_temporary && !empty_output,
                                      [&](value_type* data, const auto& strides)
-                                     { job.run(data, strides, 0, shape.empty() ? 0 : shape[0]); });
+                                     {
+                                         const xt::svector<kernel_index, 8> copied(strides.begin(),
+                                                                                   strides.end());
+                                         job.run(data, copied.data(), 0, shape.empty() ? 0 : shape[0]);
+                                     });
                 return true;
             }
 
@@ -1737,7 +1754,6 @@ namespace xt
                 // In the expression's axis order, the output's strides permuted where `order` says.
                 short_collector<T, L> collector(shape);
                 collect(e, collector);
-                collector.pad();
                 if (!collector.ok())
                 {
                     return false;

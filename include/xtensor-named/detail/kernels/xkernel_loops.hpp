@@ -512,7 +512,7 @@ namespace xt
                 {
                     if (i > 0)
                     {
-                        run.move_by(axes[0].leaf_step);
+                        run.template move_by<Node::leaves>(axes[0].leaf_step);
                         out += axes[0].out_step;
                     }
                     kernel_run<T, L> inner = run;
@@ -521,7 +521,7 @@ namespace xt
                     {
                         if (j > 0)
                         {
-                            inner.move_by(axes[1].leaf_step);
+                            inner.template move_by<Node::leaves>(axes[1].leaf_step);
                             inner_out += axes[1].out_step;
                         }
                         eval_run_to<Node, Store>(inner, count, inner_out);
@@ -1066,7 +1066,7 @@ namespace xt
                 {
                     if (i > 0)
                     {
-                        run.move_by(step);
+                        run.template move_by<Node::leaves>(step);
                     }
                     eval_run<Node>(run, count, sink);
                 }
@@ -1090,7 +1090,7 @@ namespace xt
                 {
                     if (i > 0)
                     {
-                        run.move_by(run_step);
+                        run.template move_by<Node::leaves>(run_step);
                     }
                     std::fill(dst, dst + length, stage.init);
                     eval_terms<Node, Fold, T, L>(run, terms, term_step, length, dst);
@@ -1117,7 +1117,7 @@ namespace xt
                 {
                     if (i > 0)
                     {
-                        run.move_by(run_step);
+                        run.template move_by<Node::leaves>(run_step);
                     }
                     lane_fold_sink<T, Fold> sink;
                     eval_run<Node>(run, length, sink);

@@ -146,11 +146,13 @@ namespace xt
 
                 /// Moves leaf k by `step[k]` elements, from one run to the next where the leaves are
                 /// contiguous or constant along the runs: a constant leaf's value is splatted again, since
-                /// a leaf constant along the runs need not be constant across them.
-                template <class Steps>
+                /// a leaf constant along the runs need not be constant across them. Only the first `N`
+                /// leaves, the tree's: those the loops are compiled for beyond them are never read.
+                template <std::size_t N, class Steps>
                 void move_by(const Steps& step) noexcept
                 {
-                    for (std::size_t k = 0; k < L; ++k)
+                    static_assert(N <= L, "kernel_run::move_by: more leaves than the run holds");
+                    for (std::size_t k = 0; k < N; ++k)
                     {
                         ptr[k] += step[k];
                         if (mask[k] == 0)
@@ -283,11 +285,12 @@ namespace xt
             using kernel_leaves = std::array<kernel_leaf_ref<T>, (L == 0 ? 1 : L)>;
 
             /**
-             * How many leaves the loops of a tree of `leaves` leaves are compiled for: the next power of
-             * two, the collector adding constant leaves that the tree never reads (kernel_collector::pad),
-             * so that the loops are compiled for 1, 2, 4, 8, ... leaves, not for every count in a program.
+             * How many leaves the loops of a fold over a tree of `leaves` leaves are compiled for: the
+             * next power of two, the collector adding constant leaves that the tree never reads
+             * (kernel_collector::pad), so that the loops are compiled for 1, 2, 4, 8, ... leaves, not for
+             * every count in a program.
              */
-            constexpr std::size_t kernel_slots(std::size_t leaves) noexcept
+            constexpr std::size_t kernel_fold_slots(std::size_t leaves) noexcept
             {
                 std::size_t slots = 1;
                 while (slots < leaves)
@@ -295,6 +298,16 @@ namespace xt
                     slots *= 2;
                 }
                 return slots;
+            }
+
+            /**
+             * kernel_fold_slots for an elementwise tree, at least two: a tree of one leaf (a math function,
+             * a copy) shares the loops of two. Not for folds, whose loops move every leaf from term to
+             * term (benchmarks/README.md, Compile cost).
+             */
+            constexpr std::size_t kernel_slots(std::size_t leaves) noexcept
+            {
+                return kernel_fold_slots(leaves < 2 ? 2 : leaves);
             }
 
             /**

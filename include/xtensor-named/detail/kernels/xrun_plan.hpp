@@ -181,8 +181,8 @@ namespace xt
             /**
              * The plan of an elementwise tree with lanes of T written to O over `layout`, sorted and
              * merged, of rank 1 or more (operand 0 the output, 1 to `count` the leaves). `copies`: the
-             * tree is its one leaf. `whole_bytes`: what the whole evaluation moves, where `layout` is a
-             * part of it.
+             * tree is its one leaf (leaf 0; the others, if any, constants that it never reads).
+             * `whole_bytes`: what the whole evaluation moves, where `layout` is a part of it.
              */
             template <class T, class O>
             inline run_plan plan_runs(const kernel_layout& layout, const kernel_leaf_ref<T>* leaves,
@@ -218,7 +218,7 @@ namespace xt
                 {
                     plan.store = run_store::streaming;
                 }
-                else if (copies && count == 1 && leaves[0].convert == nullptr && layout.stride(inner, 1) == 1)
+                else if (copies && leaves[0].convert == nullptr && layout.stride(inner, 1) == 1)
                 {
                     plan.store = run_store::copy;
                 }

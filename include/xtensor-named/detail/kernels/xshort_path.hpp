@@ -295,13 +295,12 @@ namespace xt
                     m_ok = false;
                 }
 
-                /// Constant leaves up to the count the loops are compiled for (kernel_slots).
-                void pad()
+                /// The leaves collected: the tree's, fewer than the slots where the loops are compiled for
+                /// more (kernel_slots). The others stay empty: the tree never reads them, and short_loop
+                /// passes over them.
+                std::size_t count() const noexcept
                 {
-                    while (m_leaf < L)
-                    {
-                        scalar(T(0));
-                    }
+                    return m_leaf;
                 }
 
                 bool ok() const noexcept
@@ -361,6 +360,7 @@ namespace xt
             {
                 constexpr std::size_t slots = short_collector<T, L>::slots;
                 constexpr std::size_t max_rank = short_collector<T, L>::max_rank;
+                const std::size_t collected = leaves.count();
                 // The axes longer than 1, in the output's order; stride[0] is the output's, stride[k + 1]
                 // leaf k's.
                 std::size_t axes = 0;
@@ -383,7 +383,7 @@ namespace xt
                         {
                             return false;
                         }
-                        for (std::size_t k = 0; k < slots; ++k)
+                        for (std::size_t k = 0; k < collected; ++k)
                         {
                             if (outer[k + 1] !=
                                 leaves.at(k).stride[d] * static_cast<kernel_index>(leaves.size(d)))
@@ -396,7 +396,7 @@ namespace xt
                     const std::size_t a = merged ? axes - 1 : axes++;
                     size[a] = merged ? size[a] * leaves.size(d) : leaves.size(d);
                     stride[a][0] = out_stride[d];
-                    for (std::size_t k = 0; k < slots; ++k)
+                    for (std::size_t k = 0; k < collected; ++k)
                     {
                         stride[a][k + 1] = leaves.at(k).stride[d];
                     }
@@ -418,7 +418,7 @@ namespace xt
                 // Each leaf's step along the run, and whether it is gathered first.
                 std::array<kernel_index, slots> along{};
                 std::array<bool, slots> gather{};
-                for (std::size_t k = 0; k < slots; ++k)
+                for (std::size_t k = 0; k < collected; ++k)
                 {
                     along[k] = axes == 0 ? 0 : stride[run][k + 1];
                     gather[k] = leaves.at(k).convert != nullptr || (along[k] != 0 && along[k] != 1);
@@ -439,7 +439,7 @@ namespace xt
                     return span;
                 };
                 const memory_span out_span = span_of_operand(0);
-                for (std::size_t k = 0; k < slots; ++k)
+                for (std::size_t k = 0; k < collected; ++k)
                 {
                     const auto& leaf = leaves.at(k);
                     if (leaf.constant || gather[k])
@@ -481,7 +481,7 @@ namespace xt
                 std::size_t used = 0;
                 std::array<run_axis<L>, 2> around{};
                 kernel_run<T, L> first{};
-                for (std::size_t k = 0; k < slots; ++k)
+                for (std::size_t k = 0; k < collected; ++k)
                 {
                     const auto& leaf = leaves.at(k);
                     const T* start = reinterpret_cast<const T*>(leaf.data);

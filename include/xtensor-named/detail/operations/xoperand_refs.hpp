@@ -20,6 +20,7 @@
 
 #include "../../xdims.hpp"
 #include "../../xnamed_expression.hpp"
+#include "../core/xextent.hpp"
 #include "../expression/xaligned_view.hpp"
 #include "xoperand_kinds.hpp"
 
@@ -56,10 +57,8 @@ namespace xt
 
             /// Whether the shape of `A` is stored as contiguous std::size_t, which a ref points at.
             template <class A>
-            struct stores_sizes<A, std::void_t<decltype(std::data(std::declval<const A&>().shape()))>>
-                : std::is_same<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(
-                                   std::declval<const A&>().shape()))>>,
-                               std::size_t>
+            struct stores_sizes<A, std::void_t<decltype(std::declval<const A&>().shape())>>
+                : stores_size_t<std::decay_t<decltype(std::declval<const A&>().shape())>>
             {
             };
 
