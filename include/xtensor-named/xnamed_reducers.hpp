@@ -152,9 +152,8 @@ namespace xt
                     if (needs_elements && source.sizes[axis] == 0)
                     {
                         throw_shape_error(operation, describe_axis(dims, axis), " with shape ",
-                                          shape_string(view_shape_type(source.begin(), source.end())),
-                                          " has no elements, and ", operation,
-                                          " of no elements has no value");
+                                          sizes_string(source.sizes, source.rank), " has no elements, and ",
+                                          operation, " of no elements has no value");
                     }
                     // Not svector::insert, whose check for an element of its own GCC reads out of bounds.
                     result.axes.push_back(axis);

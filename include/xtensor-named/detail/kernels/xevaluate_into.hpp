@@ -179,7 +179,8 @@ namespace xt
                     using fresh_type =
                         std::conditional_t<is_owning_container<output_type>::value, output_type,
                                            xt::xarray<typename output_type::value_type>>;
-                    check_extent("assign", "the result", shape, sizeof(typename fresh_type::value_type));
+                    // The array made is of the output's order: its sizes and strides are the ones checked.
+                    check_extent("assign", "the result", new_sizes, sizeof(typename fresh_type::value_type));
                     fresh_type fresh;
                     fresh.resize(xtl::forward_sequence<typename fresh_type::shape_type, const kernel_sizes&>(
                         new_sizes));

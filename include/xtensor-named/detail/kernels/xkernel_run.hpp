@@ -302,8 +302,9 @@ namespace xt
 
             /**
              * kernel_fold_slots for an elementwise tree, at least two: a tree of one leaf (a math function,
-             * a copy) shares the loops of two. Not for folds, whose loops move every leaf from term to
-             * term (benchmarks/README.md, Compile cost).
+             * a copy) shares the loops of two. Not for folds: their drivers prepare and step every slot
+             * (kernel_source::prepare, for_each_position), so that a padded one-leaf fold ran slower
+             * (benchmarks/README.md, Compile cost).
              */
             constexpr std::size_t kernel_slots(std::size_t leaves) noexcept
             {
