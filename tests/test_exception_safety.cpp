@@ -35,7 +35,7 @@ namespace
     std::string state_of(const E& a)
     {
         std::ostringstream out;
-        out << "shape " << xn::detail::shape_string(a.shape()) << " values";
+        out << "shape " << xn::detail::sizes_string(a.shape()) << " values";
         for (const auto& v : a)
         {
             out << " " << v;

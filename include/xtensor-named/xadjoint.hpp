@@ -178,8 +178,8 @@ namespace xt
                 if (target.size() > grad.size())
                 {
                     detail::throw_broadcast_error("sum_to", "cannot sum the gradient of shape ",
-                                                  detail::shape_string(grad), " to the shape ",
-                                                  detail::shape_string(target), ": the shape has rank ",
+                                                  detail::sizes_string(grad), " to the shape ",
+                                                  detail::sizes_string(target), ": the shape has rank ",
                                                   target.size(), ", more than the gradient's ", grad.size(),
                                                   ", so it does not broadcast to the gradient's shape");
                 }
@@ -187,8 +187,8 @@ namespace xt
                 if (const auto axis = detail::first_misfit(target, grad, mapping))
                 {
                     detail::throw_broadcast_error(
-                        "sum_to", "cannot sum the gradient of shape ", detail::shape_string(grad),
-                        " to the shape ", detail::shape_string(target),
+                        "sum_to", "cannot sum the gradient of shape ", detail::sizes_string(grad),
+                        " to the shape ", detail::sizes_string(target),
                         ", which does not broadcast to it: axis ", *axis, " (size ", target[*axis],
                         ") lines up with gradient axis ", mapping[*axis], " (size ", grad[mapping[*axis]],
                         "), and numpy's rule needs equal sizes or a size of 1");
@@ -214,7 +214,7 @@ namespace xt
                 const auto grad = detail::shape_of(g);
                 auto sorted = detail::check_axis_set(
                     "reduce_broadcast_axes", "broadcast axes", axes, grad.size(),
-                    [&] { return detail::concat("the gradient's shape ", detail::shape_string(grad)); });
+                    [&] { return detail::concat("the gradient's shape ", detail::sizes_string(grad)); });
                 return xt::sum(std::forward<G>(g), std::move(sorted), xt::evaluation_strategy::lazy);
             }
             else
@@ -237,14 +237,14 @@ namespace xt
                                                  [&]
                                                  {
                                                      return detail::concat(
-                                                         "shape ", detail::shape_string(target),
-                                                         ", gradient shape ", detail::shape_string(grad));
+                                                         "shape ", detail::sizes_string(target),
+                                                         ", gradient shape ", detail::sizes_string(grad));
                                                  });
                 if (const auto axis = detail::first_misfit(target, grad, map))
                 {
                     detail::throw_broadcast_error(
-                        "sum_in_dim", "cannot sum the gradient of shape ", detail::shape_string(grad),
-                        " to the shape ", detail::shape_string(target), " with mapping ", mapping.to_string(),
+                        "sum_in_dim", "cannot sum the gradient of shape ", detail::sizes_string(grad),
+                        " to the shape ", detail::sizes_string(target), " with mapping ", mapping.to_string(),
                         ": axis ", *axis, " (size ", target[*axis], ") goes to gradient axis ", map[*axis],
                         " (size ", grad[map[*axis]], "); a size must equal its gradient axis' size or be 1");
                 }

@@ -146,9 +146,9 @@ namespace xt
                 constexpr std::ptrdiff_t rank = xt::static_dimension<typename C::shape_type>::value;
                 if (rank >= 0 && static_cast<std::size_t>(rank) != shape.size())
                 {
-                    throw_shape_error("assign", "the output of shape ", shape_string(current),
+                    throw_shape_error("assign", "the output of shape ", sizes_string(current),
                                       " has the static rank ", rank, ", and the expression has ",
-                                      shape.size(), " axes, shape ", shape_string(shape));
+                                      shape.size(), " axes, shape ", sizes_string(shape));
                 }
                 if constexpr (!xt::detail::is_fixed<typename C::shape_type>::value &&
                               !is_resizable_output_v<C>)
@@ -157,9 +157,9 @@ namespace xt
                     // changing the adaptor's shape, or broadcast into the view.
                     if (!equal_shapes(current, shape))
                     {
-                        throw_shape_error("assign", "the output of shape ", shape_string(current),
+                        throw_shape_error("assign", "the output of shape ", sizes_string(current),
                                           " cannot be resized, and the expression has the shape ",
-                                          shape_string(shape));
+                                          sizes_string(shape));
                     }
                 }
                 if constexpr (xt::detail::is_fixed<typename C::shape_type>::value)
@@ -171,8 +171,8 @@ namespace xt
                     }
                     if (!same)
                     {
-                        throw_shape_error("assign", "the output has the fixed shape ", shape_string(current),
-                                          ", and the expression has the shape ", shape_string(shape));
+                        throw_shape_error("assign", "the output has the fixed shape ", sizes_string(current),
+                                          ", and the expression has the shape ", sizes_string(shape));
                     }
                 }
             }
@@ -292,7 +292,7 @@ namespace xt
                     {
                         detail::throw_shape_error("assign", "the output has the dims ",
                                                   out.dims().to_string(), ", and the expression has ",
-                                                  shape.size(), " axes, shape ", detail::shape_string(shape));
+                                                  shape.size(), " axes, shape ", detail::sizes_string(shape));
                     }
                     // A plain expression's axes are the output's, by position.
                     detail::check_assigned_labels(out.dims(), out.coords(), out.dims(), named::coords(),

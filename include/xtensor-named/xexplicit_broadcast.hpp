@@ -137,8 +137,8 @@ namespace xt
                                                  const std::vector<std::size_t>& shape, std::string_view role,
                                                  const std::string& axes)
             {
-                return concat("the input of shape ", shape_string(input), " does not fit the shape ",
-                              shape_string(shape), " with ", role, " ", axes);
+                return concat("the input of shape ", sizes_string(input), " does not fit the shape ",
+                              sizes_string(shape), " with ", role, " ", axes);
             }
         } // namespace detail
 
@@ -157,16 +157,16 @@ namespace xt
                 if (input.size() > target.size())
                 {
                     detail::throw_broadcast_error("broadcast_to", "cannot broadcast the input of shape ",
-                                                  detail::shape_string(input), " to the shape ",
-                                                  detail::shape_string(target), ": the input has rank ",
+                                                  detail::sizes_string(input), " to the shape ",
+                                                  detail::sizes_string(target), ": the input has rank ",
                                                   input.size(), ", more than the target's ", target.size());
                 }
                 const auto mapping = detail::trailing_mapping(input.size(), target.size());
                 if (const auto axis = detail::first_misfit(input, target, mapping))
                 {
                     detail::throw_broadcast_error(
-                        "broadcast_to", "cannot broadcast the input of shape ", detail::shape_string(input),
-                        " to the shape ", detail::shape_string(target), ": input axis ", *axis, " (size ",
+                        "broadcast_to", "cannot broadcast the input of shape ", detail::sizes_string(input),
+                        " to the shape ", detail::sizes_string(target), ": input axis ", *axis, " (size ",
                         input[*axis], ") lines up with output axis ", mapping[*axis], " (size ",
                         target[mapping[*axis]],
                         "), and numpy's rule needs equal sizes or an input size of 1");
@@ -191,7 +191,7 @@ namespace xt
                 const auto input = detail::shape_of(e);
                 const auto new_axes = detail::check_axis_set(
                     "broadcast", "broadcast axes", axes, target.size(),
-                    [&] { return detail::concat("the output shape ", detail::shape_string(target)); });
+                    [&] { return detail::concat("the output shape ", detail::sizes_string(target)); });
                 // nGraph: the shape of arg must match shape with the broadcast axes removed, exactly.
                 const auto kept = detail::complement(new_axes, target.size());
                 std::vector<std::size_t> remaining;
@@ -205,7 +205,7 @@ namespace xt
                 {
                     detail::throw_broadcast_error("broadcast", what(),
                                                   ": without its broadcast axes the shape is ",
-                                                  detail::shape_string(remaining), ", of rank ",
+                                                  detail::sizes_string(remaining), ", of rank ",
                                                   remaining.size(), ", but the input has rank ", input.size(),
                                                   "; it must equal the input's shape exactly");
                 }
@@ -216,7 +216,7 @@ namespace xt
                         detail::throw_broadcast_error(
                             "broadcast", what(), ": input axis ", i, " has size ", input[i],
                             " but output axis ", kept[i], " has size ", remaining[i],
-                            "; without its broadcast axes the shape is ", detail::shape_string(remaining),
+                            "; without its broadcast axes the shape is ", detail::sizes_string(remaining),
                             ", and it must equal the input's shape exactly");
                     }
                 }
@@ -243,8 +243,8 @@ namespace xt
                     "broadcast_in_dim", mapping, input.size(), target.size(),
                     [&]
                     {
-                        return detail::concat("input shape ", detail::shape_string(input), ", output shape ",
-                                              detail::shape_string(target));
+                        return detail::concat("input shape ", detail::sizes_string(input), ", output shape ",
+                                              detail::sizes_string(target));
                     });
                 if (const auto axis = detail::first_misfit(input, target, map))
                 {

@@ -114,10 +114,6 @@ namespace xt
             /// `names` as dims; a name error says which operation made them.
             named::dims dims_for(std::string_view operation, std::vector<std::string> names);
 
-            /// `(2, 3, 4)`, for messages.
-            template <class Shape>
-            std::string shape_string(const Shape& shape);
-
             /// The axis named `name` in `names`, or an xn::name_error for `operation` listing `names`.
             std::size_t axis_of(std::string_view operation, const named::dims& names, std::string_view name);
 
@@ -375,24 +371,6 @@ namespace xt
                 return rethrow_within<name_error>(operation, [&] { return named::dims(std::move(names)); });
             }
 
-            template <class Shape>
-            inline std::string shape_string(const Shape& shape)
-            {
-                if constexpr (stores_size_t<Shape>::value)
-                {
-                    return sizes_string(std::data(shape), std::size(shape));
-                }
-                else
-                {
-                    std::string out = "(";
-                    for (std::size_t i = 0; i < shape.size(); ++i)
-                    {
-                        out += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
-                    }
-                    return out + ")";
-                }
-            }
-
             inline std::size_t axis_of(std::string_view operation, const named::dims& names,
                                        std::string_view name)
             {
@@ -627,7 +605,7 @@ namespace xt
             if (m_metadata.names.size() != m_expression.dimension())
             {
                 detail::throw_name_error(operation, "the expression has ", m_expression.dimension(),
-                                         " axes, shape ", detail::shape_string(m_expression.shape()),
+                                         " axes, shape ", detail::sizes_string(m_expression.shape()),
                                          ", but ", m_metadata.names.size(), " names were given, ",
                                          m_metadata.names.to_string());
             }
@@ -926,7 +904,7 @@ namespace xt
             {
                 detail::throw_shape_error(
                     "item", "the expression ", dims().to_string(), " of shape ",
-                    detail::shape_string(shape()), " has ", count,
+                    detail::sizes_string(shape()), " has ", count,
                     " elements, and item() takes the one element of an expression of one");
             }
             if constexpr (xt::has_data_interface<expression_type>::value)
@@ -948,7 +926,7 @@ namespace xt
         template <class Shape>
         inline std::string shape_to_string(const Shape& shape)
         {
-            return detail::shape_string(shape);
+            return detail::sizes_string(shape);
         }
 
         template <class CT, class S>

@@ -15,7 +15,6 @@
 // shape that the library turns into memory passes this check first.
 
 #include <cstddef>
-#include <cstdint>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -69,7 +68,7 @@ namespace xt
                     std::string out = "(";
                     for (std::size_t i = 0; i < shape.size(); ++i)
                     {
-                        out += (i == 0 ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(shape[i]));
+                        out += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
                     }
                     return out + ")";
                 }
