@@ -29,8 +29,9 @@ namespace xt
     {
         namespace detail
         {
-            /// `(2, 3, 4)` of `count` sizes from `sizes`, for messages.
-            inline std::string sizes_string(const std::size_t* sizes, std::size_t count)
+            /// `(2, 3, 4)` of the first `count` sizes of `sizes` (a pointer or a shape), each as it is.
+            template <class Sizes>
+            std::string join_sizes(const Sizes& sizes, std::size_t count)
             {
                 std::string out = "(";
                 for (std::size_t i = 0; i < count; ++i)
@@ -40,20 +41,31 @@ namespace xt
                 return out + ")";
             }
 
-            template <class S, class = void>
-            struct stores_size_t : std::false_type
+            /// `(2, 3, 4)` of `count` sizes from `sizes`, for messages.
+            inline std::string sizes_string(const std::size_t* sizes, std::size_t count)
+            {
+                return join_sizes(sizes, count);
+            }
+
+            template <class S, class T, class = void>
+            struct stores : std::false_type
+            {
+            };
+
+            /// Whether a sequence of type `S` (a shape, strides) stores its elements as contiguous `T`, so
+            /// that code taking a pointer to `T` reads it without a copy, whatever its type.
+            template <class S, class T>
+            struct stores<S, T, std::void_t<decltype(std::data(std::declval<const S&>()))>>
+                : std::is_same<
+                      std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<const S&>()))>>,
+                      T>
             {
             };
 
             /// Whether a shape of type `S` stores its sizes as contiguous std::size_t: then one function
             /// writes every such shape in messages, rather than one per shape type.
             template <class S>
-            struct stores_size_t<S, std::void_t<decltype(std::data(std::declval<const S&>()))>>
-                : std::is_same<
-                      std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<const S&>()))>>,
-                      std::size_t>
-            {
-            };
+            using stores_size_t = stores<S, std::size_t>;
 
             /// `(2, 3, 4)`, for messages.
             template <class S>
@@ -65,12 +77,7 @@ namespace xt
                 }
                 else
                 {
-                    std::string out = "(";
-                    for (std::size_t i = 0; i < shape.size(); ++i)
-                    {
-                        out += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
-                    }
-                    return out + ")";
+                    return join_sizes(shape, shape.size());
                 }
             }
 

@@ -26,6 +26,7 @@
 
 #include "../../xcompat_xsimd.hpp"
 #include "../../xcompat_xtensor.hpp"
+#include "../core/xextent.hpp"
 #include "../core/xindex_map.hpp"
 #include "xdeferred.hpp"
 #include "xkernel_expression.hpp"
@@ -1707,13 +1708,21 @@ namespace xt
                                                          span_of(out.shape(), out.strides()));
                 const bool empty_output =
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
-                kernel_evaluate_into(out, shape, through_temporary && !empty_output,
-                                     [&](value_type* data, const auto& strides)
-                                     {
-                                         const xt::svector<kernel_index, 8> copied(strides.begin(),
-                                                                                   strides.end());
-                                         job.run(data, copied.data(), 0, shape.empty() ? 0 : shape[0]);
-                                     });
+                kernel_evaluate_into(
+                    out, shape, through_temporary && !empty_output,
+                    [&](value_type* data, const auto& strides)
+                    {
+                        const std::size_t rows = shape.empty() ? 0 : shape[0];
+                        if constexpr (stores<std::decay_t<decltype(strides)>, kernel_index>::value)
+                        {
+                            job.run(data, std::data(strides), 0, rows);
+                        }
+                        else
+                        {
+                            const xt::svector<kernel_index, 8> copied(strides.begin(), strides.end());
+                            job.run(data, copied.data(), 0, rows);
+                        }
+                    });
                 return true;
             }
 
