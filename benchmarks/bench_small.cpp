@@ -16,11 +16,13 @@
 //   exp            xn::assign(o, xn::exp(na))                   / xt::noalias(o) = xt::exp(a)
 //   transposed     xn::assign(ot, na - nr), ot (n, m) named (j, i) / xt::noalias(ot) = xt::transpose(a - r)
 //   sum            xn::eval(xn::sum(na, "j"))                   / xt::eval(xt::sum(a, {1}))
+//   sum_transposed xn::assign(ot, xn::sum(na3, "k")), a3 (m, n, 4) named (i, j, k), ot named (j, i)
+//                                                                / xt::noalias(ot) = transpose(sum(a3, {2}))
 //   crossover_*    one evaluation of a built xtensor expression by the kernels and by xtensor's assignment,
 //                  on (side, side) grids of 16 to 1,024 elements: where the short path ends
-// Each at (4, 3) and, for chain, exp, transposed and sum, at 1, 12, 100, 1,000 and 10,000 elements (the
-// second argument), so that the size where the fixed cost stops deciding shows. bench_small.py times numpy
-// and PyTorch on the same shapes.
+// Each at (4, 3) and, for chain, exp, transposed, sum and sum_transposed, at 1, 12, 100, 1,000 and 10,000
+// elements (the second argument), so that the size where the fixed cost stops deciding shows. bench_small.py
+// times numpy and PyTorch on the same shapes.
 //   bench_small --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
 //               --benchmark_report_aggregates_only=true          (one command line)
 
@@ -65,6 +67,8 @@ namespace
         xt::xtensor<double, 1> k;
         xt::xtensor<double, 2> o;
         xt::xtensor<double, 2> ot;
+        /// (m, n, 4): summed over its last axis into ot.
+        xt::xtensor<double, 3> a3;
 
         explicit operands(long elements)
         {
@@ -74,6 +78,11 @@ namespace
             k = xt::xtensor<double, 1>::from_shape({m});
             o = xt::xtensor<double, 2>::from_shape({m, n});
             ot = xt::xtensor<double, 2>::from_shape({n, m});
+            a3 = xt::xtensor<double, 3>::from_shape({m, n, std::size_t(4)});
+            for (std::size_t e = 0; e < a3.size(); ++e)
+            {
+                a3.flat(e) = 0.5 + static_cast<double>(e % 5);
+            }
             for (std::size_t e = 0; e < a.size(); ++e)
             {
                 a.flat(e) = 0.5 + static_cast<double>(e % 7);
@@ -256,6 +265,30 @@ namespace
         }
     }
 
+    void sum_transposed_named(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        const auto na3 = xn::name(x.a3, {"i", "j", "k"});
+        auto named_ot = xn::name(x.ot, {"j", "i"});
+        for (auto _ : state)
+        {
+            xn::assign(named_ot, xn::sum(na3, "k"));
+            benchmark::DoNotOptimize(x.ot.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
+    void sum_transposed_xtensor(benchmark::State& state)
+    {
+        operands x(state.range(0));
+        for (auto _ : state)
+        {
+            xt::noalias(x.ot) = xt::transpose(xt::sum(x.a3, {2}));
+            benchmark::DoNotOptimize(x.ot.data());
+            benchmark::ClobberMemory();
+        }
+    }
+
     /// The kernels against xtensor's assignment on one evaluation of a built expression, a square
     /// (side, side) grid: where the short path's sizes (detail/kernels/xshort_path.hpp) come from.
     template <class Make>
@@ -344,6 +377,8 @@ BENCHMARK(transposed_named)->Apply(sizes);
 BENCHMARK(transposed_xtensor)->Apply(sizes);
 BENCHMARK(sum_named)->Apply(sizes);
 BENCHMARK(sum_xtensor)->Apply(sizes);
+BENCHMARK(sum_transposed_named)->Apply(sizes);
+BENCHMARK(sum_transposed_xtensor)->Apply(sizes);
 BENCHMARK(crossover_chain_kernels)->Apply(sides);
 BENCHMARK(crossover_chain_xtensor)->Apply(sides);
 BENCHMARK(crossover_add_kernels)->Apply(sides);

@@ -171,6 +171,24 @@ TEST(bounds, a_result_too_large_for_a_named_output_is_named_in_the_output_order)
     EXPECT_EQ(values(0, 0), 5.);
 }
 
+TEST(bounds, a_reduction_too_large_for_a_named_output_is_named_in_the_output_order)
+{
+    // A reduction in another order than the output's is evaluated in its own order first: refused
+    // before, with the shape the output would take.
+    const xt::xarray<double> one = {1.};
+    const auto x = xn::name(xn::broadcast_to(one, {std::int64_t(1) << 31}), {"x"});
+    const auto y = xn::name(xn::broadcast_to(one, {std::int64_t(1) << 30}), {"y"});
+    const auto z = xn::name(xn::broadcast_to(one, {std::int64_t(2)}), {"z"});
+    xt::xarray<double> values = xt::xarray<double>::from_shape({1, 1});
+    values(0, 0) = 5.;
+    auto out = xn::name(values, {"y", "x"});
+    XN_EXPECT_THROW_MSG(xn::assign(out, xn::sum(x * y * z, {"z"})), xn::shape_error,
+                        "xn::assign: the result of shape (1073741824, 2147483648) holds 2305843009213693952 "
+                        "elements of 8 bytes: more than the largest object, 9223372036854775807 bytes");
+    EXPECT_EQ(shape_of(values), (std::vector<std::size_t>{1, 1}));
+    EXPECT_EQ(values(0, 0), 5.);
+}
+
 /******************************************************
  * an output takes a new shape all at once, or not at all *
  ******************************************************/

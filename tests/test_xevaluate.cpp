@@ -361,6 +361,79 @@ TEST(xevaluate, assign_in_another_axis_order_writes_what_a_loop_writes)
     }
 }
 
+TEST(xevaluate, assign_of_a_reduction_in_another_axis_order_writes_what_a_loop_writes)
+{
+    // A reduction by name into an output whose axes come in another order: evaluated in its own order,
+    // then written in the output's. Sums of whole numbers are exact in any order of terms, so every
+    // element equals a plain loop's: small reductions (xtensor's assignment), long ones (the kernels'),
+    // integers (never the kernels'), the library's amax, and an output that the reduction reads.
+    for (const std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(17), std::size_t(300)})
+    {
+        const std::size_t m = n + 2;
+        const std::size_t k = 5;
+        xt::xtensor<double, 3> a = xt::zeros<double>({m, n, k});
+        xt::xtensor<long, 3> counts = xt::zeros<long>({m, n, k});
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            a.flat(i) = static_cast<double>(i % 29) - 14.;
+            counts.flat(i) = static_cast<long>(i % 7);
+        }
+        const auto na = xn::name(a, {"y", "x", "z"});
+        const auto loop = [&](const auto& values, std::size_t x, std::size_t y, auto fold)
+        {
+            auto result = values(y, x, 0);
+            for (std::size_t z = 1; z < k; ++z)
+            {
+                result = fold(result, values(y, x, z));
+            }
+            return result;
+        };
+        const auto plus = [](auto l, auto r) { return l + r; };
+
+        xt::xtensor<double, 2> sums;
+        auto named_sums = xn::name(sums, {"x", "y"});
+        xn::assign(named_sums, xn::sum(na, {"z"}));
+        xt::xtensor<long, 2> count_sums = xt::zeros<long>({n, m});
+        auto named_counts = xn::name(count_sums, {"x", "y"});
+        xn::assign(named_counts, xn::sum(xn::name(counts, {"y", "x", "z"}), {"z"}));
+        xt::xarray<float> maxima = xt::zeros<float>({1, 1});
+        auto named_maxima = xn::name(maxima, {"x", "y"});
+        xn::assign(named_maxima, xn::amax(na, {"z"}));
+        ASSERT_EQ(shape_vector(sums), (std::vector<std::size_t>{n, m}));
+        ASSERT_EQ(shape_vector(maxima), (std::vector<std::size_t>{n, m}));
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t y = 0; y < m; ++y)
+            {
+                ASSERT_EQ(sums(x, y), loop(a, x, y, plus)) << n << " " << x << " " << y;
+                ASSERT_EQ(count_sums(x, y), loop(counts, x, y, plus)) << n << " " << x << " " << y;
+                ASSERT_EQ(maxima(x, y), static_cast<float>(
+                                            loop(a, x, y, [](double l, double r) { return std::max(l, r); })))
+                    << n << " " << x << " " << y;
+            }
+        }
+
+        // Into a plane of the array it sums: every sum taken from the elements before any is written.
+        xt::xtensor<double, 3> cube = xt::zeros<double>({n, n, k});
+        for (std::size_t i = 0; i < cube.size(); ++i)
+        {
+            cube.flat(i) = static_cast<double>(i % 11);
+        }
+        const xt::xtensor<double, 3> before = cube;
+        auto plane = xt::view(cube, xt::all(), xt::all(), 0);
+        auto named_plane = xn::name(plane, {"x", "y"});
+        xn::assign(named_plane, xn::sum(xn::name(cube, {"y", "x", "z"}), {"z"}));
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t y = 0; y < n; ++y)
+            {
+                ASSERT_EQ(cube(x, y, 0), loop(before, x, y, plus)) << n << " " << x << " " << y;
+                ASSERT_EQ(cube(x, y, 1), before(x, y, 1)) << n << " " << x << " " << y;
+            }
+        }
+    }
+}
+
 TEST(xevaluate, assign_in_another_axis_order_of_rank_four_writes_what_a_loop_writes)
 {
     // Every permutation of (n, c, h, w) as the output's order, over the sizes (2, 3, 4, 5) and

@@ -23,6 +23,7 @@
 #include "xdims.hpp"
 #include "xerrors.hpp"
 #include "xnamed_expression.hpp"
+#include "detail/core/xextent.hpp"
 #include "detail/core/xlabel_rules.hpp"
 #include "detail/expression/xaligned_view.hpp"
 #include "detail/kernels/xevaluate_into.hpp"
@@ -176,6 +177,38 @@ namespace xt
                     }
                 }
             }
+
+            /**
+             * Writes `source` into `target`, whose axis i is the source's axis from[i]. An elementwise
+             * tree that the kernels write goes through the target's strides taken in the source's axis
+             * order; another tree through a view of each leaf in the target's order. Any other expression
+             * (a reduction) is evaluated into a container in its own order first, then written as that
+             * container is: the passes of a deferred temporary read through a view, without compiling a
+             * deferred temporary and its view for each such expression.
+             */
+            template <class O, class E>
+            void assign_in_order(O& target, const E& source, const axis_map& from)
+            {
+                if constexpr (kernel_writes_elementwise<O, E>::value)
+                {
+                    check_assignable<O>(target.shape(), aligned_shape(source.shape(), from));
+                    evaluate_into(target, source, &from);
+                }
+                else if constexpr (is_viewable_tree_v<E>)
+                {
+                    const auto aligned = readonly_aligned_view(source, from);
+                    check_assignable<O>(target.shape(), aligned.shape());
+                    evaluate_into(target, aligned);
+                }
+                else
+                {
+                    // Every check before the evaluation, in the output's order, which the messages name.
+                    const auto shape = aligned_shape(source.shape(), from);
+                    check_assignable<O>(target.shape(), shape);
+                    check_extent("assign", "the result", shape, sizeof(typename E::value_type));
+                    assign_in_order(target, evaluated(source, "assign"), from);
+                }
+            }
         } // namespace detail
 
         /********************************
@@ -264,24 +297,8 @@ namespace xt
                         // By name: the expression's axes go where the output has them, and an axis that one
                         // has and the other lacks (a misspelled name, under missing_dims a new axis) is
                         // refused.
-                        const detail::axis_map from = detail::assignment_order(out.dims(), e.dims());
-                        using source_type = std::decay_t<decltype(source)>;
-                        if constexpr (detail::kernel_writes_elementwise<std::decay_t<target_type>,
-                                                                        source_type>::value)
-                        {
-                            // The kernels write the expression through the output's strides taken in the
-                            // expression's axis order: the loops of the expression itself, no view of it.
-                            detail::check_assignable<std::decay_t<target_type>>(
-                                target.shape(), detail::aligned_shape(source.shape(), from));
-                            detail::evaluate_into(target, source, &from);
-                        }
-                        else
-                        {
-                            const auto aligned = detail::readonly_aligned_view(source, from);
-                            detail::check_assignable<std::decay_t<target_type>>(target.shape(),
-                                                                                aligned.shape());
-                            detail::evaluate_into(target, aligned);
-                        }
+                        detail::assign_in_order(target, source,
+                                                detail::assignment_order(out.dims(), e.dims()));
                         return;
                     }
                 }

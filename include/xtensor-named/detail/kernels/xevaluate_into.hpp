@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -242,13 +243,13 @@ namespace xt
                 typename std::decay_t<E>::shape_type>::template type<typename std::decay_t<E>::value_type>;
 
             /// `e` evaluated into a new container, made at its shape (an empty xt::xarray would hold one
-            /// element first); the operation named in an overflow message is xn::eval's.
+            /// element first); `operation` is the one named in an overflow message.
             template <class E>
-            container_for_t<E> evaluated(const E& e)
+            container_for_t<E> evaluated(const E& e, std::string_view operation = "eval")
             {
                 using container = container_for_t<E>;
                 const auto& shape = e.shape();
-                check_extent("eval", "the result", shape, sizeof(typename container::value_type));
+                check_extent(operation, "the result", shape, sizeof(typename container::value_type));
                 auto out = container::from_shape(
                     xtl::forward_sequence<typename container::shape_type, decltype(shape)>(shape));
                 evaluate_in_place(out, e, true);
