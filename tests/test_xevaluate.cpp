@@ -364,9 +364,10 @@ TEST(xevaluate, assign_in_another_axis_order_writes_what_a_loop_writes)
 TEST(xevaluate, assign_of_a_reduction_in_another_axis_order_writes_what_a_loop_writes)
 {
     // A reduction by name into an output whose axes come in another order: evaluated in its own order,
-    // then written in the output's. Sums of whole numbers are exact in any order of terms, so every
-    // element equals a plain loop's: small reductions (xtensor's assignment), long ones (the kernels'),
-    // integers (never the kernels'), the library's amax, and an output that the reduction reads.
+    // then written in the output's, or written by the kernels through the output's strides. Sums of
+    // whole numbers are exact in any order of terms, so every element equals a plain loop's: small
+    // reductions (xtensor's assignment), long ones (the kernels'), integers (never the kernels'), the
+    // library's amax into floats, and an output that the reduction reads.
     for (const std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(17), std::size_t(300)})
     {
         const std::size_t m = n + 2;
@@ -390,9 +391,14 @@ TEST(xevaluate, assign_of_a_reduction_in_another_axis_order_writes_what_a_loop_w
         };
         const auto plus = [](auto l, auto r) { return l + r; };
 
+        // Resized from (0, 0), through a container; then of its shape already, through the output's
+        // strides where the kernels take it.
         xt::xtensor<double, 2> sums;
         auto named_sums = xn::name(sums, {"x", "y"});
         xn::assign(named_sums, xn::sum(na, {"z"}));
+        xt::xtensor<double, 2> sums_in_place = xt::zeros<double>({n, m});
+        auto named_in_place = xn::name(sums_in_place, {"x", "y"});
+        xn::assign(named_in_place, xn::sum(na, {"z"}));
         xt::xtensor<long, 2> count_sums = xt::zeros<long>({n, m});
         auto named_counts = xn::name(count_sums, {"x", "y"});
         xn::assign(named_counts, xn::sum(xn::name(counts, {"y", "x", "z"}), {"z"}));
@@ -406,6 +412,7 @@ TEST(xevaluate, assign_of_a_reduction_in_another_axis_order_writes_what_a_loop_w
             for (std::size_t y = 0; y < m; ++y)
             {
                 ASSERT_EQ(sums(x, y), loop(a, x, y, plus)) << n << " " << x << " " << y;
+                ASSERT_EQ(sums_in_place(x, y), loop(a, x, y, plus)) << n << " " << x << " " << y;
                 ASSERT_EQ(count_sums(x, y), loop(counts, x, y, plus)) << n << " " << x << " " << y;
                 ASSERT_EQ(maxima(x, y), static_cast<float>(
                                             loop(a, x, y, [](double l, double r) { return std::max(l, r); })))

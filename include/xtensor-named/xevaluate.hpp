@@ -181,10 +181,11 @@ namespace xt
             /**
              * Writes `source` into `target`, whose axis i is the source's axis from[i]. An elementwise
              * tree that the kernels write goes through the target's strides taken in the source's axis
-             * order; another tree through a view of each leaf in the target's order. Any other expression
-             * (a reduction) is evaluated into a container in its own order first, then written as that
-             * container is: the passes of a deferred temporary read through a view, without compiling a
-             * deferred temporary and its view for each such expression.
+             * order, and so does a reduction that the kernels take into a target of its shape; another
+             * tree through a view of each leaf in the target's order. Any other expression (a small
+             * reduction, one into a target to resize or that it reads) is evaluated into a container in
+             * its own order first, then written as that container is: no deferred temporary and no view
+             * of it compiled for each such expression.
              */
             template <class O, class E>
             void assign_in_order(O& target, const E& source, const axis_map& from)
@@ -206,6 +207,11 @@ namespace xt
                     const auto shape = aligned_shape(source.shape(), from);
                     check_assignable<O>(target.shape(), shape);
                     check_extent("assign", "the result", shape, sizeof(typename E::value_type));
+                    if (equal_shapes(target.shape(), shape) && !takes_short_path(target, source, false) &&
+                        try_kernel_assign(target, source, &from))
+                    {
+                        return;
+                    }
                     assign_in_order(target, evaluated(source, "assign"), from);
                 }
             }

@@ -67,8 +67,9 @@ namespace xt
              * An `out` that shares memory with an operand is evaluated in place when every such operand
              * reads exactly the element being written, through a temporary otherwise.
              * Defining XTENSOR_NAMED_DISABLE_KERNELS leaves everything to xtensor.
-             * `order`, for an elementwise tree only: where not null, axis i of `out` is axis `(*order)[i]`
-             * of `e` (a permutation), written through out's strides with no view of `e`.
+             * `order`: where not null, axis i of `out` is axis `(*order)[i]` of `e` (a permutation),
+             * written through out's strides with no view of `e`; a reduction with `order` is refused
+             * where it would go through a temporary (an output it reads, another element type).
              */
             template <class O, class E>
             bool try_kernel_assign(O& out, const E& e, const index_map* order = nullptr);
@@ -1693,26 +1694,39 @@ namespace xt
             };
 
             /// kernel_assign_reduction once the job is prepared: compiled once per output type, fold and
-            /// leaf count.
+            /// leaf count. `order` as for try_kernel_assign.
             template <class O, class Fold, std::size_t L>
             inline bool kernel_assign_fold_job(O& out,
-                                               const kernel_fold_job<typename O::value_type, Fold, L>& job)
+                                               const kernel_fold_job<typename O::value_type, Fold, L>& job,
+                                               const index_map* order)
             {
                 using value_type = typename O::value_type;
                 const kernel_sizes& shape = job.shape();
-                if (!job.covered() || !equal_shapes(out.shape(), shape))
+                if (!job.covered() || !has_shape_in_output_order(out, shape, order))
                 {
                     return false;
                 }
-                const bool through_temporary = job.reads(out.data() + out.data_offset(), sizeof(value_type),
-                                                         span_of(out.shape(), out.strides()));
                 const bool empty_output =
                     std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
+                const bool through_temporary =
+                    !empty_output && job.reads(out.data() + out.data_offset(), sizeof(value_type),
+                                               span_of(out.shape(), out.strides()));
+                const std::size_t rows = shape.empty() ? 0 : shape[0];
+                if (order != nullptr)
+                {
+                    // A temporary would be copied in the expression's order: left to the caller.
+                    if (through_temporary)
+                    {
+                        return false;
+                    }
+                    job.run(out.data() + out.data_offset(), in_expression_order(out.strides(), order).data(),
+                            0, rows);
+                    return true;
+                }
                 kernel_evaluate_into(
-                    out, shape, through_temporary && !empty_output,
+                    out, shape, through_temporary,
                     [&](value_type* data, const auto& strides)
                     {
-                        const std::size_t rows = shape.empty() ? 0 : shape[0];
                         if constexpr (stores<std::decay_t<decltype(strides)>, kernel_index>::value)
                         {
                             job.run(data, std::data(strides), 0, rows);
@@ -1728,10 +1742,10 @@ namespace xt
 
             /// try_kernel_assign of a nest of reducers, whose value type `out` shares.
             template <class O, class E>
-            inline bool kernel_assign_reduction(O& out, const E& e)
+            inline bool kernel_assign_reduction(O& out, const E& e, const index_map* order = nullptr)
             {
                 const kernel_reduction_job<typename O::value_type, E> job(e);
-                return kernel_assign_fold_job(out, job);
+                return kernel_assign_fold_job(out, job, order);
             }
 
             /// try_kernel_assign of a nest of reducers of value type T into an output of another type:
@@ -1820,11 +1834,13 @@ namespace xt
                     {
                         if constexpr (std::is_same<value_type, expression_value>::value)
                         {
-                            return kernel_assign_reduction(out, e);
+                            return kernel_assign_reduction(out, e, order);
                         }
                         else
                         {
-                            return kernel_assign_reduction_converted<expression_value>(out, e);
+                            // Converted through a temporary copied in the expression's order only.
+                            return order == nullptr &&
+                                   kernel_assign_reduction_converted<expression_value>(out, e);
                         }
                     }
                     else if constexpr (is_kernel_elementwise_v<lane, E>)
