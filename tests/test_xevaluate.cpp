@@ -420,6 +420,23 @@ TEST(xevaluate, assign_of_a_reduction_in_another_axis_order_writes_what_a_loop_w
             }
         }
 
+        // A kept innermost axis written with a stride: the sum over y, (x, z), into (z, x).
+        xt::xtensor<double, 2> over_y = xt::zeros<double>({k, n});
+        auto named_over_y = xn::name(over_y, {"z", "x"});
+        xn::assign(named_over_y, xn::sum(na, {"y"}));
+        for (std::size_t z = 0; z < k; ++z)
+        {
+            for (std::size_t x = 0; x < n; ++x)
+            {
+                double expected = 0.;
+                for (std::size_t y = 0; y < m; ++y)
+                {
+                    expected += a(y, x, z);
+                }
+                ASSERT_EQ(over_y(z, x), expected) << n << " " << z << " " << x;
+            }
+        }
+
         // Into a plane of the array it sums: every sum taken from the elements before any is written.
         xt::xtensor<double, 3> cube = xt::zeros<double>({n, n, k});
         for (std::size_t i = 0; i < cube.size(); ++i)
@@ -436,6 +453,54 @@ TEST(xevaluate, assign_of_a_reduction_in_another_axis_order_writes_what_a_loop_w
             {
                 ASSERT_EQ(cube(x, y, 0), loop(before, x, y, plus)) << n << " " << x << " " << y;
                 ASSERT_EQ(cube(x, y, 1), before(x, y, 1)) << n << " " << x << " " << y;
+            }
+        }
+
+        // Sums of doubles into a square float output of their shape: converted, never transposed.
+        xt::xtensor<float, 2> converted = xt::zeros<float>({n, n});
+        auto named_converted = xn::name(converted, {"x", "y"});
+        xn::assign(named_converted, xn::sum(xn::name(before, {"y", "x", "z"}), {"z"}));
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t y = 0; y < n; ++y)
+            {
+                ASSERT_EQ(converted(x, y), static_cast<float>(loop(before, x, y, plus)))
+                    << n << " " << x << " " << y;
+            }
+        }
+    }
+}
+
+TEST(xevaluate, assign_of_a_reduction_in_a_cycle_of_three_axes_writes_what_a_loop_writes)
+{
+    // (w, y, x, z) summed over z into (x, w, y): each output axis from another position of the
+    // expression's, which a transposition of two axes would not tell from its inverse. Short and long.
+    for (const std::size_t n : {std::size_t(2), std::size_t(9)})
+    {
+        const std::size_t w = n + 1;
+        const std::size_t y = n + 2;
+        const std::size_t k = 4;
+        xt::xtensor<double, 4> a = xt::zeros<double>({w, y, n, k});
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            a.flat(i) = static_cast<double>(i % 23) - 11.;
+        }
+        xt::xtensor<double, 3> out = xt::zeros<double>({n, w, y});
+        auto named_out = xn::name(out, {"x", "w", "y"});
+        xn::assign(named_out, xn::sum(xn::name(a, {"w", "y", "x", "z"}), {"z"}));
+        for (std::size_t x = 0; x < n; ++x)
+        {
+            for (std::size_t iw = 0; iw < w; ++iw)
+            {
+                for (std::size_t iy = 0; iy < y; ++iy)
+                {
+                    double expected = 0.;
+                    for (std::size_t z = 0; z < k; ++z)
+                    {
+                        expected += a(iw, iy, x, z);
+                    }
+                    ASSERT_EQ(out(x, iw, iy), expected) << n << " " << x << " " << iw << " " << iy;
+                }
             }
         }
     }

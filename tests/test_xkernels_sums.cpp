@@ -725,6 +725,54 @@ TYPED_TEST(kernels, a_sum_cut_into_parts_writes_a_strided_output_in_its_own_orde
     }
 }
 
+TYPED_TEST(kernels, a_reduction_writes_an_output_in_another_axis_order_through_its_strides)
+{
+    // try_kernel_assign with an order: axis i of the output is axis order[i] of the result. Whole numbers
+    // sum exactly in any order of terms, so every element equals xtensor's: a cycle of three axes
+    // over the innermost axis and over an outer one. Refused, the output untouched, for an output of the
+    // unpermuted shape, one that the reduction reads, and one of another element type (xn::assign takes
+    // these through a container: tests/test_xevaluate.cpp).
+    using T = TypeParam;
+    xt::xtensor<T, 4> a = xt::zeros<T>({4, 5, 6, 3});
+    for (std::size_t i = 0; i < a.size(); ++i)
+    {
+        a.flat(i) = static_cast<T>(static_cast<int>(i % 13) - 6);
+    }
+    const xn::detail::index_map cycle = {2, 0, 1};
+
+    // Over the innermost axis: the result (4, 5, 6), the output (6, 4, 5).
+    xt::xtensor<T, 3> inner = xt::zeros<T>({6, 4, 5});
+    ASSERT_TRUE(xn::detail::try_kernel_assign(inner, xt::sum(a, {3}), &cycle));
+    // Over an outer axis: the result (4, 6, 3), the output (3, 4, 6).
+    xt::xtensor<T, 3> outer = xt::zeros<T>({3, 4, 6});
+    ASSERT_TRUE(xn::detail::try_kernel_assign(outer, xt::sum(a, {1}), &cycle));
+    // xtensor's own sums, exact on whole numbers, in the output's order.
+    const xt::xtensor<T, 3> inner_sums = xt::sum(a, {3});
+    const xt::xtensor<T, 3> outer_sums = xt::sum(a, {1});
+    EXPECT_EQ(inner, (xt::xtensor<T, 3>(xt::transpose(inner_sums, {2, 0, 1}))));
+    EXPECT_EQ(outer, (xt::xtensor<T, 3>(xt::transpose(outer_sums, {2, 0, 1}))));
+
+    // A plane of the array it sums, transposed.
+    xt::xtensor<T, 3> cube = xt::zeros<T>({17, 17, 2});
+    for (std::size_t i = 0; i < cube.size(); ++i)
+    {
+        cube.flat(i) = static_cast<T>(i % 11);
+    }
+    const xt::xtensor<T, 3> before = cube;
+    auto plane = xt::view(cube, xt::all(), xt::all(), 0);
+    const xn::detail::index_map swap = {1, 0};
+    EXPECT_FALSE(xn::detail::try_kernel_assign(plane, xt::sum(cube, {2}), &swap));
+    EXPECT_EQ(cube, before);
+
+    xt::xtensor<T, 3> unpermuted = xt::zeros<T>({4, 5, 6});
+    EXPECT_FALSE(xn::detail::try_kernel_assign(unpermuted, xt::sum(a, {3}), &cycle));
+    using other = std::conditional_t<std::is_same<T, float>::value, double, float>;
+    // Square: of the result's shape either way, which the conversion's temporary would copy unpermuted.
+    xt::xtensor<other, 2> converted = xt::zeros<other>({17, 17});
+    EXPECT_FALSE(xn::detail::try_kernel_assign(converted, xt::sum(before, {2}), &swap));
+    EXPECT_EQ(converted, (xt::xtensor<other, 2>(xt::zeros<other>({17, 17}))));
+}
+
 TYPED_TEST(kernels, max_and_min_cut_into_parts_fold_like_numpy)
 {
     using T = TypeParam;

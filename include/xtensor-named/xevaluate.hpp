@@ -183,9 +183,10 @@ namespace xt
              * tree that the kernels write goes through the target's strides taken in the source's axis
              * order, and so does a reduction that the kernels take into a target of its shape; another
              * tree through a view of each leaf in the target's order. Any other expression (a small
-             * reduction, one into a target to resize or that it reads) is evaluated into a container in
-             * its own order first, then written as that container is: no deferred temporary and no view
-             * of it compiled for each such expression.
+             * reduction, one into a target to resize or that it reads, of another element type or that
+             * the kernels do not write, as integers) is evaluated into a container in its own order
+             * first, then written as that container is: no deferred temporary and no view of it compiled
+             * for each such one.
              */
             template <class O, class E>
             void assign_in_order(O& target, const E& source, const axis_map& from)

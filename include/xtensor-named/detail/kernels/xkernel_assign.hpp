@@ -1714,7 +1714,8 @@ namespace xt
                 const std::size_t rows = shape.empty() ? 0 : shape[0];
                 if (order != nullptr)
                 {
-                    // A temporary would be copied in the expression's order: left to the caller.
+                    // Refused where the output is read: its temporary, copied as it is, would need another
+                    // copy of this function for its strides in every unit.
                     if (through_temporary)
                     {
                         return false;
