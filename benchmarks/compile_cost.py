@@ -9,9 +9,10 @@ the peak memory of the compiler, medians of --repetitions runs:
 - five expressions (the column, `(A - u) * v`, `exp`, `where`, `A / sum(A, y)`), so that what each
   further expression costs shows (the marginal row: the difference over four);
 - a compound pipeline (per-channel normalisation of an image batch, masked, and a softmax);
+- four reductions by name of one matrix, each with another fold (sum, maximum, minimum, product);
 - the umbrella header <xtensor-named/xtensor-named.hpp> alone, against <xtensor/xarray.hpp> alone.
 
-    /usr/bin/python3 benchmarks/compile_cost.py                 # measure, then write the README section
+    /usr/bin/python3 benchmarks/compile_cost.py                 # measure, then write the README table
     /usr/bin/python3 benchmarks/compile_cost.py --repetitions 1 --readme /tmp/README.md   # a quick check
 
 The bars: see the section it writes.
@@ -30,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_all import replace_section  # noqa: E402
+from run_all import replace_section, section_span  # noqa: E402
 
 BINARY_NAMED = """
 #include <xtensor/xtensor.hpp>
@@ -165,6 +166,43 @@ void shares(matrix& out, const matrix& a)
 }
 """
 
+FOLDS_NAMED = """
+#include <xtensor/xtensor.hpp>
+#include <xtensor-named/xtensor-named.hpp>
+namespace xn = xt::named;
+using matrix = xt::xtensor<double, 2>;
+using vector = xt::xtensor<double, 1>;
+void statistics(vector& total, vector& largest, vector& smallest, vector& product, const matrix& a)
+{
+    const auto na = xn::name(a, {"y", "x"});
+    auto named_total = xn::name(total, {"x"});
+    auto named_largest = xn::name(largest, {"x"});
+    auto named_smallest = xn::name(smallest, {"x"});
+    auto named_product = xn::name(product, {"x"});
+    xn::assign(named_total, xn::sum(na, {"y"}));
+    xn::assign(named_largest, xn::amax(na, {"y"}));
+    xn::assign(named_smallest, xn::amin(na, {"y"}));
+    xn::assign(named_product, xn::prod(na, {"y"}));
+}
+"""
+
+FOLDS_PLAIN = """
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xreducer.hpp>
+#include <xtensor/xsort.hpp>
+using matrix = xt::xtensor<double, 2>;
+using vector = xt::xtensor<double, 1>;
+void statistics(vector& total, vector& largest, vector& smallest, vector& product, const matrix& a)
+{
+    xt::noalias(total) = xt::sum(a, {0});
+    xt::noalias(largest) = xt::amax(a, {0});
+    xt::noalias(smallest) = xt::amin(a, {0});
+    xt::noalias(product) = xt::prod(a, {0});
+}
+"""
+
 UMBRELLA_NAMED = "#include <xtensor-named/xtensor-named.hpp>\n"
 UMBRELLA_PLAIN = "#include <xtensor/xarray.hpp>\n"
 
@@ -173,6 +211,7 @@ CASES = [("binary", "one named column broadcast, `xn::assign`", BINARY_NAMED, BI
          ("five", "five expressions: `+` a column, `(A - u) * v`, `exp`, `where`, `A / sum(A, y)`", FIVE_NAMED,
           FIVE_PLAIN, 3.0, 2.0),
          ("pipeline", "masked normalisation and a softmax", PIPELINE_NAMED, PIPELINE_PLAIN, 2.0, 2.0),
+         ("folds", "four reductions by name: `sum`, `amax`, `amin`, `prod`", FOLDS_NAMED, FOLDS_PLAIN, 3.0, 2.0),
          ("umbrella", "the umbrella header alone, against `<xtensor/xarray.hpp>`", UMBRELLA_NAMED, UMBRELLA_PLAIN,
           1.5, 1.5)]
 
@@ -258,15 +297,33 @@ same work with xtensor's broadcasting spelled out). `compile_cost.py` compiles e
 - Date: {datetime.date.today().isoformat()}, load average {load} when the run ended
 - Command: `{command}`
 
-The bars: the one-expression and five-expression units at most 3 times their twins in time and 2 times
-in memory, the pipeline at most 2 times in both; each further expression (the marginal row) at most 2
-times what it costs plain xtensor in time and in code; the umbrella header at most 1.5 times
+The bars: the one-expression, five-expression and four-fold units at most 3 times their twins in time
+and 2 times in memory, the pipeline at most 2 times in both; each further expression (the marginal row)
+at most 2 times what it costs plain xtensor in time and in code; the umbrella header at most 1.5 times
 `<xtensor/xarray.hpp>`. Code is the size of the object's `.text` sections.
 
 {chr(10).join(rows)}
 
 {"Every case meets the bar." if not missed else "Missed in this run: " + ", ".join(missed) + "."}
 """
+
+
+# Where the paragraphs written by hand under the table begin: each change measured against the tree before it.
+HISTORY = "This table was taken after every change below."
+
+
+def with_history(section_text, text):
+    """`section_text` followed by the paragraphs written by hand under the table of the Compile cost section
+    of `text` (from HISTORY on), so that a new run keeps them."""
+    span = section_span(text, "## Compile cost")
+    if span is None:
+        return section_text
+    start, end = span
+    previous = text[start:end - 1] if end is not None else text[start:]
+    at = previous.find(HISTORY)
+    if at < 0:
+        return section_text
+    return section_text.rstrip("\n") + "\n\n" + previous[at:].rstrip("\n") + "\n"
 
 
 def main():
@@ -294,8 +351,8 @@ def main():
 
     text = args.readme.read_text() if args.readme.exists() else ""
     args.readme.parent.mkdir(parents=True, exist_ok=True)
-    args.readme.write_text(replace_section(text, "## Compile cost",
-                                           section(results, args.compiler, flags[:2], args.repetitions, command)))
+    written = section(results, args.compiler, flags[:2], args.repetitions, command)
+    args.readme.write_text(replace_section(text, "## Compile cost", with_history(written, text)))
     print(f"wrote {args.readme}")
 
 

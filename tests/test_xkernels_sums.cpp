@@ -535,6 +535,63 @@ TYPED_TEST(kernels, max_min_and_their_nan_skipping_twins_fold_like_numpy)
     }
 }
 
+TYPED_TEST(kernels, folds_of_one_tree_share_their_loops_and_each_folds_with_its_own_operations)
+{
+    // The loops of a fold are compiled once for every fold, which reaches them through its tree
+    // (fold_ops): a maximum, a sum, a minimum and a product of the same array, one after the other and
+    // again, over the outer axis (results in runs), the innermost (lane chains) and both (one result),
+    // each as it folds alone.
+    using T = TypeParam;
+    using xn::detail::max_fold;
+    using xn::detail::min_fold;
+    // Factors near 1, so that products of many stay finite.
+    const xt::xarray<T> a = random_array<T>({9, 37}, 74) / T(1 << 12) + T(1);
+    const double u = std::numeric_limits<T>::epsilon() / 2;
+    for (int round = 0; round < 2; ++round)
+    {
+        SCOPED_TRACE(round);
+        for (std::size_t axis : {0u, 1u})
+        {
+            SCOPED_TRACE(axis);
+            const std::vector<std::size_t> axes{axis};
+            EXPECT_TRUE(same_bits(kernel_value<T>(xn::detail::fold_reducer<max_fold>(a, axes)),
+                                  reference_folds<T, max_fold>(a, axis)));
+            const auto sums = kernel_value<T>(xt::sum(a, axes));
+            const auto expected_sums = xtensor_value<T>(xt::sum(a, axes));
+            EXPECT_TRUE(same_bits(kernel_value<T>(xn::detail::fold_reducer<min_fold>(a, axes)),
+                                  reference_folds<T, min_fold>(a, axis)));
+            const auto products = kernel_value<T>(xt::prod(a, axes));
+            const auto expected_products = xtensor_value<T>(xt::prod(a, axes));
+            if (axis == 0)
+            {
+                // Over an outer axis, xtensor's association.
+                EXPECT_TRUE(same_bits(sums, expected_sums));
+                EXPECT_TRUE(same_bits(products, expected_products));
+                continue;
+            }
+            ASSERT_EQ(sums.shape(), expected_sums.shape());
+            ASSERT_EQ(products.shape(), expected_products.shape());
+            for (std::size_t i = 0; i < a.shape()[0]; ++i)
+            {
+                // Every term is near 1: their magnitudes add to about 37.
+                EXPECT_LE(std::abs(double(sums(i)) - double(expected_sums(i))),
+                          summation_bound<T>(37, 2 * 37));
+                EXPECT_LE(std::abs(double(products(i)) / double(expected_products(i)) - 1),
+                          2 * 37 * u * 1.01);
+            }
+        }
+        const auto all = xn::detail::fold_reducer<max_fold>(a, std::vector<std::size_t>{0, 1});
+        EXPECT_EQ(kernel_value<T>(all)(), *std::max_element(a.begin(), a.end()));
+        const auto total = kernel_value<T>(xt::sum(a, {0, 1}));
+        double exact = 0;
+        for (const T x : a)
+        {
+            exact += double(x);
+        }
+        EXPECT_LE(std::abs(double(total()) - exact), summation_bound<T>(a.size(), 2 * double(a.size())));
+    }
+}
+
 // The folds are called on AVX-512 batches here, outside the kernels' silenced headers: see
 // xcompat_xsimd.hpp.
 XTENSOR_NAMED_SILENCE_GCC_BUG_105593_BEGIN

@@ -154,7 +154,7 @@ namespace xt
             {
             };
 
-            template <class T, class Fold, std::size_t L>
+            template <class T, std::size_t L>
             class kernel_fold_job;
 
             template <class T, class E>
@@ -163,8 +163,7 @@ namespace xt
             /// The kernel_fold_job that a kernel_reduction_job of `E` is.
             template <class T, class E>
             using kernel_fold_job_of =
-                kernel_fold_job<T, typename kernel_reduction<T, std::decay_t<E>>::fold,
-                                kernel_fold_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
+                kernel_fold_job<T, kernel_fold_slots(kernel_reduction<T, std::decay_t<E>>::node::leaves)>;
 
             /// What a block of rows evaluated with the reducers' rows that it reads should move at most:
             /// well within the second-level cache, where the rows stay between the reducers and the tree.
@@ -350,9 +349,9 @@ namespace xt
                 }
 
                 /// Makes `temporary` ready for `job`'s result, which compute_reductions, compute_rows or
-                /// run_by_blocks fill: compiled once per element type, fold and leaf count.
-                template <class V, class Fold, std::size_t L>
-                void defer(std::shared_ptr<const kernel_fold_job<V, Fold, L>> job,
+                /// run_by_blocks fill: compiled once per element type and leaf count.
+                template <class V, std::size_t L>
+                void defer(std::shared_ptr<const kernel_fold_job<V, L>> job,
                            std::shared_ptr<xt::xarray<V>> temporary)
                 {
                     const kernel_sizes& shape = job->shape();
@@ -1371,10 +1370,10 @@ namespace xt
              * leaves collected, reducers among them evaluated), then run into an output of its shape whole
              * or a block of rows at a time: rows [first, last) of the result's first axis, which are summed
              * exactly as in a whole run (threads cut along the same axis). What does not depend on the
-             * expression, compiled once per fold, element type and leaf count: kernel_reduction_job
-             * prepares it from the expression.
+             * expression, compiled once per element type and leaf count (the fold's own operations are
+             * the tree's, fold_ops): kernel_reduction_job prepares it from the expression.
              */
-            template <class T, class Fold, std::size_t L>
+            template <class T, std::size_t L>
             class kernel_fold_job : public kernel_job, public deferred_evaluation<T>
             {
             public:
@@ -1466,7 +1465,7 @@ namespace xt
 
             protected:
                 template <class S>
-                kernel_fold_job(const fold_tree<T, Fold, L>& tree, const S& shape, kernel_sizes input_shape)
+                kernel_fold_job(const fold_tree<T, L>& tree, const S& shape, kernel_sizes input_shape)
                     : kernel_job(shape), m_tree(tree), m_input_shape(std::move(input_shape)),
                       m_layout(m_input_shape, L + 1), m_collector(m_layout, 1, L)
                 {
@@ -1506,7 +1505,7 @@ namespace xt
                     }
                 }
 
-                const fold_tree<T, Fold, L>& m_tree;
+                const fold_tree<T, L>& m_tree;
                 kernel_sizes m_input_shape;
                 std::vector<fold_stage<T>> m_stages;
                 kernel_sizes m_space;
@@ -1693,11 +1692,10 @@ namespace xt
                 kernel_collector<T> m_collector;
             };
 
-            /// kernel_assign_reduction once the job is prepared: compiled once per output type, fold and
-            /// leaf count. `order` as for try_kernel_assign.
-            template <class O, class Fold, std::size_t L>
-            inline bool kernel_assign_fold_job(O& out,
-                                               const kernel_fold_job<typename O::value_type, Fold, L>& job,
+            /// kernel_assign_reduction once the job is prepared: compiled once per output type and leaf
+            /// count. `order` as for try_kernel_assign.
+            template <class O, std::size_t L>
+            inline bool kernel_assign_fold_job(O& out, const kernel_fold_job<typename O::value_type, L>& job,
                                                const index_map* order)
             {
                 using value_type = typename O::value_type;

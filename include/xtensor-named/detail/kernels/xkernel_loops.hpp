@@ -119,6 +119,26 @@ namespace xt
                 }
             };
 
+            /// The state of a run folded lane by lane (lane_fold_sink), the same for every fold, so
+            /// that the loops around the tree's runs hold it without knowing the fold.
+            template <class T>
+            struct lane_chains
+            {
+                // Four partial results, batch j of a run going to partial j mod 4: four independent
+                // chains of additions, which a core runs in parallel (one chain waits on each add).
+                static constexpr std::size_t count = 4;
+                std::array<simd::batch<T>, count> lanes;
+                // The elements after the last whole batch of each run folded into it, in order.
+                T tail;
+
+                /// Chains that hold nothing yet: each at the fold's identity.
+                static lane_chains empty(T identity) noexcept
+                {
+                    const simd::batch<T> splat = simd::batch_traits<T>::splat(identity);
+                    return lane_chains{{splat, splat, splat, splat}, identity};
+                }
+            };
+
             /**
              * Folds the values of a run: lane by lane first, then the lanes, then the elements after the
              * last whole batch in order. Not xtensor's association (one element after the other): for
@@ -128,26 +148,17 @@ namespace xt
             template <class T, class Fold>
             struct lane_fold_sink
             {
-                // Four partial results, batch j of a run going to partial j mod 4: four independent
-                // chains of additions, which a core runs in parallel (one chain waits on each add).
-                static constexpr std::size_t chains = 4;
-                std::array<simd::batch<T>, chains> lanes{
-                    simd::batch_traits<T>::splat(Fold::template identity<T>()),
-                    simd::batch_traits<T>::splat(Fold::template identity<T>()),
-                    simd::batch_traits<T>::splat(Fold::template identity<T>()),
-                    simd::batch_traits<T>::splat(Fold::template identity<T>())};
-                // The elements after the last whole batch of each run folded into it, in order.
-                T tail = Fold::template identity<T>();
+                lane_chains<T> chains = lane_chains<T>::empty(Fold::template identity<T>());
 
                 void put(std::size_t i, const simd::batch<T>& value) noexcept
                 {
-                    simd::batch<T>& chain = lanes[(i / simd::batch_size<T>) % chains];
+                    simd::batch<T>& chain = chains.lanes[(i / simd::batch_size<T>) % lane_chains<T>::count];
                     chain = Fold::combine(chain, value);
                 }
 
                 void put_scalar(std::size_t, T value) noexcept
                 {
-                    tail = Fold::combine(tail, value);
+                    chains.tail = Fold::combine(chains.tail, value);
                 }
 
                 /// The run folds into this sink's own copy: a copy taken before it can take it again.
@@ -159,20 +170,25 @@ namespace xt
 
                 T total(T init) const noexcept
                 {
-                    return Fold::combine(Fold::combine(init, fold_lanes(merged())), tail);
+                    return total_of(chains, init);
+                }
+
+                static T total_of(const lane_chains<T>& c, T init) noexcept
+                {
+                    return Fold::combine(Fold::combine(init, fold_lanes(merged(c))), c.tail);
                 }
 
                 /// total(init) before its tail, for runs too short for a batch: the same for all of them.
                 static T front(T init) noexcept
                 {
-                    return Fold::combine(init, fold_lanes(lane_fold_sink{}.merged()));
+                    return Fold::combine(init, fold_lanes(merged(lane_fold_sink{}.chains)));
                 }
 
             private:
-                simd::batch<T> merged() const noexcept
+                static simd::batch<T> merged(const lane_chains<T>& c) noexcept
                 {
-                    return Fold::combine(Fold::combine(lanes[0], lanes[1]),
-                                         Fold::combine(lanes[2], lanes[3]));
+                    return Fold::combine(Fold::combine(c.lanes[0], c.lanes[1]),
+                                         Fold::combine(c.lanes[2], c.lanes[3]));
                 }
 
                 static T fold_lanes(const simd::batch<T>& value) noexcept
@@ -323,20 +339,48 @@ namespace xt
                            const kernel_leaves<T, L>& leaves, std::size_t whole_inner = 0);
 
             /**
+             * What the loops of a fold do with values outside the tree's runs, compiled once per fold and
+             * element type: combine two results, put an initial value in front of a run of results, merge
+             * two runs of partial results, fold lane chains to their total, and fold a buffer of values
+             * into lane chains. The loops around the tree (fold_runner, run_folds_with) call them once per
+             * run or result, and are then compiled once per element type and leaf count, not once more
+             * for every fold a program uses (a sum and a maximum).
+             */
+            template <class T>
+            struct fold_ops
+            {
+                T identity;
+                T (*combine)(T a, T b) noexcept;
+                /// dst[j] = fold(value, dst[j]) for j in [0, count).
+                void (*in_front)(T value, T* dst, std::size_t count) noexcept;
+                /// dst[j] = fold(dst[j], src[j]) for j in [0, count).
+                void (*merge)(T* dst, const T* src, std::size_t count) noexcept;
+                /// lane_fold_sink::total and lane_fold_sink::front.
+                T (*total)(const lane_chains<T>& chains, T init) noexcept;
+                T (*front)(T init) noexcept;
+                /// `count` values from `values` folded into `chains`.
+                void (*buffer_lanes)(const T* values, std::size_t count, lane_chains<T>& chains) noexcept;
+            };
+
+            /// The fold_ops of `Fold`.
+            template <class Fold, class T>
+            const fold_ops<T>& fold_ops_of() noexcept;
+
+            /**
              * What the loops of a fold need from its tree, compiled once per tree (as tree_runs for an
              * elementwise one): a run into each kind of sink they use, the loops that short runs spend
-             * their time in, and one element. The loops around them (fold_runner, run_folds_with) are then
-             * compiled once per fold, element type and leaf count, not once per expression.
+             * their time in, and one element; and the fold's own operations (fold_ops).
              */
-            template <class T, class Fold, std::size_t L>
+            template <class T, std::size_t L>
             struct fold_tree
             {
                 template <class Sink>
                 using run_fn = void (*)(const kernel_run<T, L>& run, std::size_t count, Sink& sink) noexcept;
 
                 run_fn<store_sink<T>> store = nullptr;
-                run_fn<accumulate_sink<T, Fold>> accumulate = nullptr;
-                run_fn<lane_fold_sink<T, Fold>> lanes = nullptr;
+                /// The run folded into consecutive partial results from `acc` on (accumulate_sink).
+                void (*accumulate)(const kernel_run<T, L>& run, std::size_t count, T* acc) noexcept = nullptr;
+                run_fn<lane_chains<T>> lanes = nullptr;
                 /// eval_terms and eval_fold_runs: the loops that folds of short runs spend their time in.
                 void (*terms)(kernel_run_param<T, L> first, std::size_t terms,
                               const std::array<kernel_index, (L == 0 ? 1 : L)>& step, std::size_t count,
@@ -357,15 +401,16 @@ namespace xt
                                     const std::array<kernel_index, L + 1>& at, kernel_run<T, L>& run, T front,
                                     const fold_stage<T>& stage, T* values, T* out) = nullptr;
                 T (*element)(const kernel_run<T, L>& run) noexcept = nullptr;
+                const fold_ops<T>* ops = nullptr;
             };
 
-            /// The fold_tree of `Node`.
+            /// The fold_tree of `Node` folded with `Fold`.
             template <class Node, class T, class Fold, std::size_t L>
-            const fold_tree<T, Fold, L>& fold_tree_of() noexcept;
+            const fold_tree<T, L>& fold_tree_of() noexcept;
 
             /// run_folds with the tree given by its runs.
-            template <class Fold, class T, std::size_t L>
-            void run_folds_with(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
+            template <class T, std::size_t L>
+            void run_folds_with(const fold_tree<T, L>& tree, const kernel_layout& layout,
                                 const std::vector<fold_stage<T>>& stages, T* out,
                                 const kernel_leaves<T, L>& leaves, std::size_t whole_inner);
 
@@ -1164,15 +1209,60 @@ namespace xt
                               });
             }
 
-            template <class Node, class T, class Fold, std::size_t L>
-            inline const fold_tree<T, Fold, L>& fold_tree_of() noexcept
+            /// Folds `count` elements of `run` into the partial results from `acc` on.
+            template <class Node, class Fold, class T, std::size_t L>
+            inline void eval_accumulate(const kernel_run<T, L>& run, std::size_t count, T* acc) noexcept
             {
-                static const fold_tree<T, Fold, L> tree = []
+                accumulate_sink<T, Fold> sink{acc};
+                eval_run<Node>(run, count, sink);
+            }
+
+            /// Folds `count` elements of `run` into `chains`, lane by lane.
+            template <class Node, class Fold, class Run, class T>
+            inline void eval_lanes(const Run& run, std::size_t count, lane_chains<T>& chains) noexcept
+            {
+                lane_fold_sink<T, Fold> sink{chains};
+                eval_run<Node>(run, count, sink);
+                chains = sink.chains;
+            }
+
+            template <class Fold, class T>
+            inline T fold_combine(T a, T b) noexcept
+            {
+                return Fold::combine(a, b);
+            }
+
+            template <class Fold, class T>
+            inline void fold_buffer_lanes(const T* values, std::size_t count, lane_chains<T>& chains) noexcept
+            {
+                kernel_run<T, 1> run{};
+                run.ptr[0] = values;
+                run.mask[0] = ~std::size_t(0);
+                eval_lanes<kernel_buffer_node<T>, Fold>(run, count, chains);
+            }
+
+            template <class Fold, class T>
+            inline const fold_ops<T>& fold_ops_of() noexcept
+            {
+                static constexpr fold_ops<T> ops{Fold::template identity<T>(),
+                                                 &fold_combine<Fold, T>,
+                                                 &fold_in_front<Fold, T>,
+                                                 &fold_run<Fold, T>,
+                                                 &lane_fold_sink<T, Fold>::total_of,
+                                                 &lane_fold_sink<T, Fold>::front,
+                                                 &fold_buffer_lanes<Fold, T>};
+                return ops;
+            }
+
+            template <class Node, class T, class Fold, std::size_t L>
+            inline const fold_tree<T, L>& fold_tree_of() noexcept
+            {
+                static const fold_tree<T, L> tree = []
                 {
-                    fold_tree<T, Fold, L> t;
+                    fold_tree<T, L> t;
                     t.store = &eval_run<Node, kernel_run<T, L>, store_sink<T>>;
-                    t.accumulate = &eval_run<Node, kernel_run<T, L>, accumulate_sink<T, Fold>>;
-                    t.lanes = &eval_run<Node, kernel_run<T, L>, lane_fold_sink<T, Fold>>;
+                    t.accumulate = &eval_accumulate<Node, Fold, T, L>;
+                    t.lanes = &eval_lanes<Node, Fold, kernel_run<T, L>, T>;
                     t.terms = &eval_terms<Node, Fold, T, L>;
                     t.fold_runs = &eval_fold_runs<Node, Fold, T, L>;
                     if constexpr (kernel_notes(Node::noting_reach))
@@ -1185,24 +1275,25 @@ namespace xt
                     }
                     t.short_folds = &eval_short_folds<Node, Fold, T, L>;
                     t.element = &eval_element<Node, T, L>;
+                    t.ops = &fold_ops_of<Fold, T>();
                     return t;
                 }();
                 return tree;
             }
 
-            template <class Fold, class T, std::size_t L>
+            template <class T, std::size_t L>
             class fold_runner
             {
             public:
                 static constexpr std::size_t slots = L == 0 ? 1 : L;
                 using position_type = std::array<kernel_index, L + 1>;
 
-                fold_runner(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
+                fold_runner(const fold_tree<T, L>& tree, const kernel_layout& layout,
                             const std::vector<fold_stage<T>>& stages, T* out,
                             const kernel_leaves<T, L>& leaves, kernel_source<T, L>& source,
                             const fold_plan& whole)
-                    : m_tree(tree), m_layout(layout), m_stages(stages), m_out(out), m_leaves(leaves),
-                      m_source(source), m_kept(whole.kept), m_tiled(whole.tiled),
+                    : m_tree(tree), m_ops(*tree.ops), m_layout(layout), m_stages(stages), m_out(out),
+                      m_leaves(leaves), m_source(source), m_kept(whole.kept), m_tiled(whole.tiled),
                       // Uninitialised: every buffer is written before it is read. Buffer 0 holds a result
                       // on its way to a strided output; the recursion uses the others, one per depth
                       // (m_stages is initialised before).
@@ -1356,7 +1447,7 @@ namespace xt
                     const std::size_t chunk = m_source.chunk();
                     const fold_stage<T>& stage = m_stages[0];
                     constexpr std::size_t group = 2 * kernel_band_rows<T>;
-                    std::array<lane_fold_sink<T, Fold>, group> sinks;
+                    std::array<lane_chains<T>, group> sinks;
                     for_each_position(
                         m_layout, kernel_sizes(m_kept.begin(), m_kept.end() - 1), start,
                         [&](position_type at)
@@ -1369,7 +1460,7 @@ namespace xt
                             {
                                 in_group = std::min(g == 0 && lead < kernel_band_rows<T> ? lead : group,
                                                     results - g);
-                                sinks.fill(lane_fold_sink<T, Fold>{});
+                                sinks.fill(lane_chains<T>::empty(m_ops.identity));
                                 for (std::size_t first = 0; first < length; first += chunk)
                                 {
                                     const std::size_t count = std::min(chunk, length - first);
@@ -1385,9 +1476,9 @@ namespace xt
                                 }
                                 for (std::size_t r = 0; r < in_group; ++r, step_along(at, m_plan.band_axis))
                                 {
-                                    const T result = sinks[r].total(stage.init);
+                                    const T result = m_ops.total(sinks[r], stage.init);
                                     m_out[at[0]] =
-                                        stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                                        stage.has_initial ? m_ops.combine(stage.initial, result) : result;
                                 }
                             }
                         });
@@ -1401,7 +1492,6 @@ namespace xt
                 {
                     if (m_source.chunk() != kernel_whole_run)
                     {
-                        accumulate_sink<T, Fold> sink{dst};
                         if (m_bands && level.axis == m_plan.band_axis)
                         {
                             std::size_t rows = 0;
@@ -1411,14 +1501,14 @@ namespace xt
                                 for_each_band_run(*m_bands, m_layout, m_leaves, level.axis, rows, position,
                                                   first, count, m_run,
                                                   [&](std::size_t, const position_type&)
-                                                  { m_tree.accumulate(m_run, count, sink); });
+                                                  { m_tree.accumulate(m_run, count, dst); });
                             }
                             return;
                         }
                         for (std::size_t i = 0; i < level.size; ++i, step(position, level))
                         {
                             point_run(position, first, count);
-                            m_tree.accumulate(m_run, count, sink);
+                            m_tree.accumulate(m_run, count, dst);
                         }
                         return;
                     }
@@ -1505,7 +1595,7 @@ namespace xt
                     if (stage.levels.empty())
                     {
                         stage_run(s + 1, position, first, count, dst, depth);
-                        fold_in_front<Fold>(stage.value_of_nothing(), dst, count);
+                        m_ops.in_front(stage.value_of_nothing(), dst, count);
                         return;
                     }
                     if (m_tiled == tiled_fold::across)
@@ -1518,7 +1608,7 @@ namespace xt
                     }
                     if (stage.has_initial)
                     {
-                        fold_in_front<Fold>(stage.initial, dst, count);
+                        m_ops.in_front(stage.initial, dst, count);
                     }
                 }
 
@@ -1540,7 +1630,7 @@ namespace xt
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
                             stage_run(s + 1, at, first, count, values, depth + 1);
-                            fold_run<Fold>(dst, values, count);
+                            m_ops.merge(dst, values, count);
                         }
                         return;
                     }
@@ -1550,7 +1640,7 @@ namespace xt
                     {
                         step(at, level);
                         level_run(s, l + 1, at, first, count, partial, depth + 1);
-                        fold_run<Fold>(dst, partial, count);
+                        m_ops.merge(dst, partial, count);
                     }
                 }
 
@@ -1559,7 +1649,7 @@ namespace xt
                 void fold_within_tiles(const position_type& start)
                 {
                     const fold_stage<T>& stage = m_stages[0];
-                    const T front = lane_fold_sink<T, Fold>::front(stage.init);
+                    const T front = m_ops.front(stage.init);
                     T* values = buffer(1);
                     const kernel_sizes outer(m_kept.begin(), m_kept.end() - 1);
                     for_each_position(m_layout, outer, start,
@@ -1581,18 +1671,17 @@ namespace xt
                     const std::size_t length = m_layout.size(last.axis + 1);
                     const std::size_t used = std::min(m_tile->rows(), last.size);
                     T* chains = buffer(depth);
-                    std::fill(chains, chains + used * length, Fold::template identity<T>());
-                    accumulate_sink<T, Fold> sink{chains};
-                    tiles_of_levels(stage, 0, position, sink);
+                    std::fill(chains, chains + used * length, m_ops.identity);
+                    tiles_of_levels(stage, 0, position, chains);
                     std::fill(dst, dst + length, stage.init);
                     for (std::size_t i = 0; i < used; ++i)
                     {
-                        fold_run<Fold>(dst, chains + i * length, length);
+                        m_ops.merge(dst, chains + i * length, length);
                     }
                 }
 
                 void tiles_of_levels(const fold_stage<T>& stage, std::size_t l, const position_type& position,
-                                     accumulate_sink<T, Fold>& sink)
+                                     T* chains)
                 {
                     const fold_level& level = stage.levels[l];
                     position_type at = position;
@@ -1601,11 +1690,11 @@ namespace xt
                     {
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
-                            tiles_of_levels(stage, l + 1, at, sink);
+                            tiles_of_levels(stage, l + 1, at, chains);
                         }
                         return;
                     }
-                    tiles_of_rows(stage.levels.back(), count, at, sink);
+                    tiles_of_rows(stage.levels.back(), count, at, chains);
                 }
 
                 // How many rows of the last level the levels of `stage` from l on step through as one
@@ -1644,11 +1733,10 @@ namespace xt
                     return count;
                 }
 
-                // The tiles of `count` rows of `level`'s axis from `at`, folded into the chains of `sink`.
+                // The tiles of `count` rows of `level`'s axis from `at`, folded into `chains`.
                 // Where no leaf is copied into a tile, the whole tiles are the terms of one fold
                 // (fold_terms), the run prepared once and moved from tile to tile.
-                void tiles_of_rows(const fold_level& level, std::size_t count, position_type at,
-                                   accumulate_sink<T, Fold>& sink)
+                void tiles_of_rows(const fold_level& level, std::size_t count, position_type at, T* chains)
                 {
                     const std::size_t length = m_layout.size(level.axis + 1);
                     const std::size_t rows = m_tile->rows();
@@ -1663,7 +1751,7 @@ namespace xt
                             leaf_step *= static_cast<kernel_index>(rows);
                         }
                         fold_terms(m_run, fold_level{level.axis, done / rows, false}, tile_step,
-                                   rows * length, sink.acc);
+                                   rows * length, chains);
                         for (std::size_t k = 0; k <= L; ++k)
                         {
                             at[k] += static_cast<kernel_index>(done) * m_layout.stride(level.axis, k);
@@ -1671,7 +1759,7 @@ namespace xt
                     }
                     for_each_tile(*m_tile, m_layout, m_leaves, level.axis, count - done, at, m_run,
                                   [&](std::size_t tile_rows, const position_type&)
-                                  { m_tree.accumulate(m_run, tile_rows * length, sink); });
+                                  { m_tree.accumulate(m_run, tile_rows * length, chains); });
                 }
 
                 // The value of stage s at `position`, for an output element whose folds run along the
@@ -1689,20 +1777,20 @@ namespace xt
                     }
                     if (stage.levels.empty())
                     {
-                        return Fold::combine(stage.value_of_nothing(), stage_scalar(s + 1, position, depth));
+                        return m_ops.combine(stage.value_of_nothing(), stage_scalar(s + 1, position, depth));
                     }
                     const fold_level& last = stage.levels.back();
                     if (!last.phantom && last.axis + 1 == m_layout.rank() && m_elementwise_inside[s])
                     {
                         // Along the innermost axis the lanes are folded apart anyway: every run of the
                         // stage goes into the same lane chains, which are folded once at the end.
-                        lane_fold_sink<T, Fold> sink;
-                        fold_levels(s, 0, position, depth, sink);
-                        const T result = sink.total(stage.init);
-                        return stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                        lane_chains<T> chains = lane_chains<T>::empty(m_ops.identity);
+                        fold_levels(s, 0, position, depth, chains);
+                        const T result = m_ops.total(chains, stage.init);
+                        return stage.has_initial ? m_ops.combine(stage.initial, result) : result;
                     }
                     const T result = level_scalar(s, 0, position, depth);
-                    return stage.has_initial ? Fold::combine(stage.initial, result) : result;
+                    return stage.has_initial ? m_ops.combine(stage.initial, result) : result;
                 }
 
                 T level_scalar(std::size_t s, std::size_t l, const position_type& position, std::size_t depth)
@@ -1720,7 +1808,7 @@ namespace xt
                         T result = stage.init;
                         for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                         {
-                            result = Fold::combine(result, stage_scalar(s + 1, at, depth));
+                            result = m_ops.combine(result, stage_scalar(s + 1, at, depth));
                         }
                         return result;
                     }
@@ -1728,7 +1816,7 @@ namespace xt
                     for (std::size_t i = 1; i < level.size; ++i)
                     {
                         step(at, level);
-                        result = Fold::combine(result, level_scalar(s, l + 1, at, depth));
+                        result = m_ops.combine(result, level_scalar(s, l + 1, at, depth));
                     }
                     return result;
                 }
@@ -1736,33 +1824,33 @@ namespace xt
                 // The fold of stage s along the innermost axis from `position`, lane by lane.
                 T run_total(std::size_t s, const position_type& position, std::size_t depth)
                 {
-                    lane_fold_sink<T, Fold> sink;
-                    run_into(s, position, depth, sink);
-                    return sink.total(m_stages[s].init);
+                    lane_chains<T> chains = lane_chains<T>::empty(m_ops.identity);
+                    run_into(s, position, depth, chains);
+                    return m_ops.total(chains, m_stages[s].init);
                 }
 
-                // Every run of the levels of stage s from level l on, into `sink`: the last level runs
+                // Every run of the levels of stage s from level l on, into `chains`: the last level runs
                 // along the innermost axis.
                 void fold_levels(std::size_t s, std::size_t l, const position_type& position,
-                                 std::size_t depth, lane_fold_sink<T, Fold>& sink)
+                                 std::size_t depth, lane_chains<T>& chains)
                 {
                     const fold_stage<T>& stage = m_stages[s];
                     if (l + 1 == stage.levels.size())
                     {
-                        run_into(s, position, depth, sink);
+                        run_into(s, position, depth, chains);
                         return;
                     }
                     const fold_level& level = stage.levels[l];
                     position_type at = position;
                     for (std::size_t i = 0; i < level.size; ++i, step(at, level))
                     {
-                        fold_levels(s, l + 1, at, depth, sink);
+                        fold_levels(s, l + 1, at, depth, chains);
                     }
                 }
 
-                // The values of stage s along the innermost axis from `position`, into `sink`.
+                // The values of stage s along the innermost axis from `position`, into `chains`.
                 void run_into(std::size_t s, const position_type& position, std::size_t depth,
-                              lane_fold_sink<T, Fold>& sink)
+                              lane_chains<T>& chains)
                 {
                     const std::size_t length = m_layout.size(m_layout.rank() - 1);
                     if (s + 1 == m_stages.size())
@@ -1772,7 +1860,7 @@ namespace xt
                         {
                             const std::size_t count = std::min(chunk, length - first);
                             point_run(position, first, count);
-                            m_tree.lanes(m_run, count, sink);
+                            m_tree.lanes(m_run, count, chains);
                         }
                         return;
                     }
@@ -1781,14 +1869,12 @@ namespace xt
                     {
                         const std::size_t count = std::min(m_plan.chunk, length - first);
                         stage_run(s + 1, position, first, count, values, depth + 1);
-                        kernel_run<T, 1> run{};
-                        run.ptr[0] = values;
-                        run.mask[0] = ~std::size_t(0);
-                        eval_run<kernel_buffer_node<T>>(run, count, sink);
+                        m_ops.buffer_lanes(values, count, chains);
                     }
                 }
 
-                const fold_tree<T, Fold, L>& m_tree;
+                const fold_tree<T, L>& m_tree;
+                const fold_ops<T>& m_ops;
                 const kernel_layout& m_layout;
                 const std::vector<fold_stage<T>>& m_stages;
                 T* m_out;
@@ -1814,8 +1900,8 @@ namespace xt
                 run_folds_with(fold_tree_of<Node, T, Fold, L>(), layout, stages, out, leaves, whole_inner);
             }
 
-            template <class Fold, class T, std::size_t L>
-            inline void run_folds_with(const fold_tree<T, Fold, L>& tree, const kernel_layout& layout,
+            template <class T, std::size_t L>
+            inline void run_folds_with(const fold_tree<T, L>& tree, const kernel_layout& layout,
                                        const std::vector<fold_stage<T>>& stages, T* out,
                                        const kernel_leaves<T, L>& leaves, std::size_t whole_inner)
             {
@@ -1826,7 +1912,7 @@ namespace xt
                     [&](const kernel_layout& part, const std::vector<fold_stage<T>>& folds, T* into)
                 {
                     kernel_source<T, L> source(run_strides<L>(part), leaves);
-                    fold_runner<Fold, T, L> runner(tree, part, folds, into, leaves, source, plan);
+                    fold_runner<T, L> runner(tree, part, folds, into, leaves, source, plan);
                     runner.run();
                 };
                 if (cut.parts == 1)
@@ -1895,11 +1981,11 @@ namespace xt
                 T* total = partials.data_as<T>();
                 for (std::size_t p = 1; p < cut.parts; ++p)
                 {
-                    fold_run<Fold>(total, partials.data_as<T>() + p * results, results);
+                    tree.ops->merge(total, partials.data_as<T>() + p * results, results);
                 }
                 if (stages[0].has_initial)
                 {
-                    fold_in_front<Fold>(stages[0].initial, total, results);
+                    tree.ops->in_front(stages[0].initial, total, results);
                 }
                 std::array<kernel_index, 1> start{layout.offset(0)};
                 std::size_t i = 0;
