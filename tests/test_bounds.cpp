@@ -209,6 +209,38 @@ TEST(bounds, a_failed_allocation_while_resizing_leaves_the_output_as_it_was)
     EXPECT_EQ(shape_of(out), (std::vector<std::size_t>{2, 2}));
 }
 
+TEST(bounds, a_failed_allocation_of_a_reduction_written_in_another_order_leaves_the_output_as_it_was)
+{
+    // The sums are written into a new container in the output's order, then moved in: the output keeps
+    // its shape and elements when that container cannot be allocated.
+    xt::xarray<double> values = xt::xarray<double>::from_shape({40, 30, 2});
+    for (std::size_t i = 0; i < values.size(); ++i)
+    {
+        values.flat(i) = double(i % 7);
+    }
+    const auto sums = xn::sum(xn::name(values, {"x", "y", "z"}), {"z"});
+    limited_array out = limited_array::from_shape({2, 2});
+    std::fill(out.begin(), out.end(), 4.);
+    {
+        const limit_guard guard(1000);
+        auto named_out = xn::name(out, {"y", "x"});
+        EXPECT_THROW(xn::assign(named_out, sums), std::bad_alloc);
+    }
+    EXPECT_EQ(shape_of(out), (std::vector<std::size_t>{2, 2}));
+    EXPECT_TRUE(xt::all(xt::equal(out, 4.)));
+    const limit_guard guard(1200);
+    auto named_out = xn::name(out, {"y", "x"});
+    xn::assign(named_out, sums);
+    ASSERT_EQ(shape_of(out), (std::vector<std::size_t>{30, 40}));
+    for (std::size_t x = 0; x < 40; ++x)
+    {
+        for (std::size_t y = 0; y < 30; ++y)
+        {
+            EXPECT_EQ(out(y, x), values(x, y, 0) + values(x, y, 1)) << x << ", " << y;
+        }
+    }
+}
+
 TEST(bounds, an_allocation_that_the_system_refuses_leaves_the_output_as_it_was)
 {
     // 2^40 doubles: 8 TiB, which posix_memalign refuses.

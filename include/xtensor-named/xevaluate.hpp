@@ -179,14 +179,46 @@ namespace xt
             }
 
             /**
+             * target = values, which have the shape `target` takes, in its axis order: where the shapes
+             * differ, written into a new container of the target's type first and then moved in, so that
+             * the target keeps its shape and elements if anything throws (xtensor's own resize sets the
+             * new shape before it allocates). `small` as for assign_by_xtensor.
+             */
+            template <class O, class V>
+            void take_values(O& target, V&& values, bool small)
+            {
+                if (equal_shapes(target.shape(), values.shape()))
+                {
+                    assign_by_xtensor(target, values, small);
+                }
+                else if constexpr (std::is_same<std::decay_t<V>, O>::value)
+                {
+                    target = std::forward<V>(values);
+                }
+                else if constexpr (has_from_shape<O>::value)
+                {
+                    O written = O::from_shape(values.shape());
+                    assign_by_xtensor(written, values, small);
+                    target = std::move(written);
+                }
+                else
+                {
+                    // An adaptor over storage that it owns: the kernels' policy for outputs to resize.
+                    evaluate_into(target, values);
+                }
+            }
+
+            /**
              * Writes `source` into `target`, whose axis i is the source's axis from[i]. An elementwise
              * tree that the kernels write goes through the target's strides taken in the source's axis
-             * order, and so does a reduction that the kernels take into a target of its shape; another
-             * tree through a view of each leaf in the target's order. Any other expression (a small
-             * reduction, one into a target to resize or that it reads, of another element type or that
-             * the kernels do not write, as integers) is evaluated into a container in its own order
-             * first, then written as that container is: no deferred temporary and no view of it compiled
-             * for each such one.
+             * order, and so does a reduction that the kernels take: into the target where it has the
+             * result's shape, otherwise into a new container (of the target's type, then moved in; of
+             * the result's element type where the target's differs or the source reads it, then copied
+             * in). Another tree goes through a view of each leaf in the target's order. Anything else (a
+             * small reduction, one that the kernels do not write, as integers) is evaluated into a
+             * container in its own order, then copied by xtensor's assignment: no deferred temporary
+             * and no view of it compiled for each such one, and none of the kernels' elementwise loops,
+             * which would otherwise be compiled into every unit that assigns a reduction by name.
              */
             template <class O, class E>
             void assign_in_order(O& target, const E& source, const axis_map& from)
@@ -204,17 +236,42 @@ namespace xt
                 }
                 else
                 {
+                    using value_type = typename E::value_type;
                     // Every check before the evaluation, in the output's order, which the messages name. A
                     // target of the result's shape already holds it: its extent needs no check.
                     const auto shape = aligned_shape(source.shape(), from);
                     check_assignable<O>(target.shape(), shape);
-                    if (equal_shapes(target.shape(), shape) && !takes_short_path(target, source, false) &&
-                        try_kernel_assign(target, source, &from))
+                    const bool same_shape = equal_shapes(target.shape(), shape);
+                    const bool small = takes_short_path(target, source, false);
+                    if (same_shape && !small && try_kernel_assign(target, source, &from))
                     {
                         return;
                     }
-                    check_extent("assign", "the result", shape, sizeof(typename E::value_type));
-                    assign_in_order(target, evaluated(source, "assign"), from);
+                    check_extent("assign", "the result", shape, sizeof(value_type));
+                    if (!small)
+                    {
+                        if constexpr (has_from_shape<O>::value &&
+                                      std::is_same<typename O::value_type, value_type>::value)
+                        {
+                            if (!same_shape)
+                            {
+                                O written = O::from_shape(shape);
+                                if (try_kernel_assign(written, source, &from))
+                                {
+                                    target = std::move(written);
+                                    return;
+                                }
+                            }
+                        }
+                        auto written = xt::xarray<value_type>::from_shape(shape);
+                        if (try_kernel_assign(written, source, &from))
+                        {
+                            take_values(target, std::move(written), false);
+                            return;
+                        }
+                    }
+                    const auto evaluated_source = evaluated(source, "assign");
+                    take_values(target, readonly_aligned_view(evaluated_source, from), small);
                 }
             }
         } // namespace detail
