@@ -544,7 +544,7 @@ TYPED_TEST(kernels, folds_of_one_tree_share_their_loops_and_each_folds_with_its_
     using T = TypeParam;
     using xn::detail::max_fold;
     using xn::detail::min_fold;
-    // Factors near 1, so that products of many stay finite.
+    // Factors between 0 and 2, so that products of many stay finite.
     const xt::xarray<T> a = random_array<T>({9, 37}, 74) / T(1 << 12) + T(1);
     const double u = std::numeric_limits<T>::epsilon() / 2;
     for (int round = 0; round < 2; ++round)
@@ -573,7 +573,7 @@ TYPED_TEST(kernels, folds_of_one_tree_share_their_loops_and_each_folds_with_its_
             ASSERT_EQ(products.shape(), expected_products.shape());
             for (std::size_t i = 0; i < a.shape()[0]; ++i)
             {
-                // Every term is near 1: their magnitudes add to about 37.
+                // Every term is between 0 and 2: their magnitudes add to at most 74.
                 EXPECT_LE(std::abs(double(sums(i)) - double(expected_sums(i))),
                           summation_bound<T>(37, 2 * 37));
                 EXPECT_LE(std::abs(double(products(i)) / double(expected_products(i)) - 1),
@@ -589,6 +589,36 @@ TYPED_TEST(kernels, folds_of_one_tree_share_their_loops_and_each_folds_with_its_
             exact += double(x);
         }
         EXPECT_LE(std::abs(double(total()) - exact), summation_bound<T>(a.size(), 2 * double(a.size())));
+    }
+    // The folds over more axes and shapes, whole numbers (every sum exact) with a NaN: partial results
+    // merged (two folded axes before a kept long one), the short runs of tiles (a folded short innermost
+    // axis), and a maximum of maxima along the innermost axis.
+    xt::xarray<T> whole = xt::xarray<T>::from_shape({5, 7, 33});
+    for (std::size_t i = 0; i < whole.size(); ++i)
+    {
+        whole.flat(i) = T(static_cast<int>(i % 13) - 6);
+    }
+    whole(2, 3, 4) = std::numeric_limits<T>::quiet_NaN();
+    const xt::xarray<T> clean = xt::nan_to_num(whole);
+    const auto expect_folds = [&](auto fold, const xt::xarray<T>& values, std::vector<std::size_t> axes)
+    {
+        using F = decltype(fold);
+        const auto reducer = xn::detail::fold_reducer<F>(values, axes);
+        EXPECT_TRUE(same_bits(kernel_value<T>(reducer), xtensor_value<T>(reducer)));
+    };
+    for (int round = 0; round < 2; ++round)
+    {
+        expect_folds(xn::detail::nanmax_fold{}, whole, {0, 1});
+        expect_folds(xn::detail::min_fold{}, whole, {0, 1});
+        expect_folds(xn::detail::nanmin_fold{}, whole, {0, 2});
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(clean, {0, 1})));
+        const xt::xarray<T> points = xt::view(clean, xt::all(), xt::all(), xt::range(0, 3));
+        expect_folds(max_fold{}, points, {2});
+        EXPECT_TRUE(matches_xtensor<T>(xt::sum(points, {2})));
+        expect_folds(xn::detail::nanmin_fold{}, points, {2});
+        const auto inner = xn::detail::fold_reducer<max_fold>(clean, std::vector<std::size_t>{1});
+        const auto outer = xn::detail::fold_reducer<max_fold>(inner, std::vector<std::size_t>{1});
+        EXPECT_TRUE(same_bits(kernel_value<T>(outer), xtensor_value<T>(outer)));
     }
 }
 

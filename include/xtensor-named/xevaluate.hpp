@@ -201,10 +201,15 @@ namespace xt
                     assign_by_xtensor(written, values, small);
                     target = std::move(written);
                 }
-                else
+                else if constexpr (is_resizable_output_v<O>)
                 {
                     // An adaptor over storage that it owns: the kernels' policy for outputs to resize.
                     evaluate_into(target, values);
+                }
+                else
+                {
+                    // A view or a fixed shape: check_assignable has made the shapes equal.
+                    assign_by_xtensor(target, values, small);
                 }
             }
 
@@ -242,19 +247,24 @@ namespace xt
                     const auto shape = aligned_shape(source.shape(), from);
                     check_assignable<O>(target.shape(), shape);
                     const bool same_shape = equal_shapes(target.shape(), shape);
-                    const bool small = takes_short_path(target, source, false);
-                    if (same_shape && !small && try_kernel_assign(target, source, &from))
+                    if (same_shape && !takes_short_path(target, source, false) &&
+                        try_kernel_assign(target, source, &from))
                     {
                         return;
                     }
                     check_extent("assign", "the result", shape, sizeof(value_type));
-                    if (!small)
+                    // Small as a new container of the result's shape would be: one is written below.
+                    const bool small = fits_short_path(source, source.size());
+                    if constexpr (kernel_reduction<value_type, std::decay_t<E>>::supported)
                     {
+                        bool tried = false;
                         if constexpr (has_from_shape<O>::value &&
                                       std::is_same<typename O::value_type, value_type>::value)
                         {
-                            if (!same_shape)
+                            if (!small && !same_shape)
                             {
+                                // Refused here, the reduction is refused in any container: not tried again.
+                                tried = true;
                                 O written = O::from_shape(shape);
                                 if (try_kernel_assign(written, source, &from))
                                 {
@@ -263,11 +273,14 @@ namespace xt
                                 }
                             }
                         }
-                        auto written = xt::xarray<value_type>::from_shape(shape);
-                        if (try_kernel_assign(written, source, &from))
+                        if (!small && !tried)
                         {
-                            take_values(target, std::move(written), false);
-                            return;
+                            auto written = xt::xarray<value_type>::from_shape(shape);
+                            if (try_kernel_assign(written, source, &from))
+                            {
+                                take_values(target, std::move(written), false);
+                                return;
+                            }
                         }
                     }
                     const auto evaluated_source = evaluated(source, "assign");

@@ -183,6 +183,15 @@ namespace xt
                 }
             }
 
+            /// Whether `e`, written as `written` elements, is small enough for the short path.
+            template <class E>
+            bool fits_short_path(const E& e, std::size_t written)
+            {
+                std::size_t read = short_path_read;
+                return (is_xreducer<E>::value || written <= short_path_written) &&
+                       short_path_fits(e, written, read);
+            }
+
             /**
              * Whether `e`, evaluated into `out` of its shape, takes the short path: it is small enough,
              * and `out` shares no memory with an operand (else the kernels decide whether a temporary is
@@ -191,10 +200,7 @@ namespace xt
             template <class O, class E>
             bool takes_short_path(const O& out, const E& e, bool fresh)
             {
-                const std::size_t written = out.size();
-                std::size_t read = short_path_read;
-                if ((!is_xreducer<E>::value && written > short_path_written) ||
-                    !short_path_fits(e, written, read))
+                if (!fits_short_path(e, out.size()))
                 {
                     return false;
                 }
