@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_all import replace_section, section_span  # noqa: E402
+from run_all import replace_section, with_subsections  # noqa: E402
 
 BINARY_NAMED = """
 #include <xtensor/xtensor.hpp>
@@ -312,20 +312,6 @@ at most 2 times what it costs plain xtensor in time and in code; the umbrella he
 HISTORY = "This table was taken after every change below."
 
 
-def with_history(section_text, text):
-    """`section_text` followed by the paragraphs written by hand under the table of the Compile cost section
-    of `text` (from HISTORY on), so that a new run keeps them."""
-    span = section_span(text, "## Compile cost")
-    if span is None:
-        return section_text
-    start, end = span
-    previous = text[start:end - 1] if end is not None else text[start:]
-    at = previous.find(HISTORY)
-    if at < 0:
-        return section_text
-    return section_text.rstrip("\n") + "\n\n" + previous[at:].rstrip("\n") + "\n"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--compiler", default="g++")
@@ -352,7 +338,8 @@ def main():
     text = args.readme.read_text() if args.readme.exists() else ""
     args.readme.parent.mkdir(parents=True, exist_ok=True)
     written = section(results, args.compiler, flags[:2], args.repetitions, command)
-    args.readme.write_text(replace_section(text, "## Compile cost", with_history(written, text)))
+    args.readme.write_text(replace_section(text, "## Compile cost",
+                                           with_subsections(written, text, "## Compile cost", HISTORY)))
     print(f"wrote {args.readme}")
 
 

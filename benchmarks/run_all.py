@@ -735,18 +735,19 @@ def replace_section(text, heading, section):
     return text[:start] + section + (text[end - 1:] if end is not None else "")
 
 
-def with_subsections(section, text, heading):
-    """`section` followed by the subsections (`### ` headings, written by hand under the generated part)
-    that end the section at `heading` in `text`, so that rewriting a section keeps them."""
+def with_subsections(section, text, heading, marker="\n### "):
+    """`section` followed by what was written by hand under the generated part of the section at `heading`
+    in `text`, from the first `marker` on (by default its subsections, `### ` headings), so that rewriting
+    a section keeps it."""
     span = section_span(text, heading)
     if span is None:
         return section
     start, end = span
     previous = text[start:end - 1] if end is not None else text[start:]
-    at = previous.find("\n### ")
+    at = previous.find(marker)
     if at < 0:
         return section
-    return section.rstrip("\n") + "\n\n" + previous[at + 1:].rstrip("\n") + "\n"
+    return section.rstrip("\n") + "\n\n" + previous[at:].strip("\n") + "\n"
 
 
 def main():

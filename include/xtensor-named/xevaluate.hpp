@@ -195,7 +195,7 @@ namespace xt
                 {
                     target = std::forward<V>(values);
                 }
-                else if constexpr (has_from_shape<O>::value)
+                else if constexpr (is_owning_container<O>::value)
                 {
                     O written = O::from_shape(values.shape());
                     assign_by_xtensor(written, values, small);
@@ -257,14 +257,15 @@ namespace xt
                     const bool small = fits_short_path(source, source.size());
                     if constexpr (kernel_reduction<value_type, std::decay_t<E>>::supported)
                     {
-                        bool tried = false;
-                        if constexpr (has_from_shape<O>::value &&
-                                      std::is_same<typename O::value_type, value_type>::value)
+                        constexpr bool own_type = is_owning_container<O>::value &&
+                                                  std::is_same<typename O::value_type, value_type>::value;
+                        // Refused in a new container of the output's type, the reduction is refused in any:
+                        // not tried again in one of its own element type.
+                        const bool into_own_type = own_type && !same_shape;
+                        if constexpr (own_type)
                         {
-                            if (!small && !same_shape)
+                            if (!small && into_own_type)
                             {
-                                // Refused here, the reduction is refused in any container: not tried again.
-                                tried = true;
                                 O written = O::from_shape(shape);
                                 if (try_kernel_assign(written, source, &from))
                                 {
@@ -273,7 +274,7 @@ namespace xt
                                 }
                             }
                         }
-                        if (!small && !tried)
+                        if (!small && !into_own_type)
                         {
                             auto written = xt::xarray<value_type>::from_shape(shape);
                             if (try_kernel_assign(written, source, &from))

@@ -80,19 +80,6 @@ namespace xt
             template <class C>
             inline constexpr bool is_resizable_output_v = is_resizable_output<std::decay_t<C>>::value;
 
-            /// Whether `C` makes a container of a given shape (C::from_shape): xtensor's containers.
-            template <class C, class = void>
-            struct has_from_shape : std::false_type
-            {
-            };
-
-            template <class C>
-            struct has_from_shape<
-                C, std::void_t<decltype(C::from_shape(std::declval<const typename C::shape_type&>()))>>
-                : std::true_type
-            {
-            };
-
             /// Whether `C` is an xtensor container that owns its elements (xt::xarray, xt::xtensor).
             template <class C>
             struct is_owning_container : std::false_type
