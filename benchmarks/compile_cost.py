@@ -7,10 +7,13 @@ the peak memory of the compiler, medians of --repetitions runs:
 
 - one named binary operation (a column broadcast), evaluated with xn::assign;
 - five expressions (the column, `(A - u) * v`, `exp`, `where`, `A / sum(A, y)`), so that what each
-  further expression costs shows (the marginal row: the difference over four);
+  further expression costs shows (the marginal row: the difference over four), and each of the five
+  left out in turn, named and plain, so that what each one adds to the other four shows apart;
 - a compound pipeline (per-channel normalisation of an image batch, masked, and a softmax);
 - four reductions by name of one matrix, each with another fold (sum, maximum, minimum, product);
-- the umbrella header <xtensor-named/xtensor-named.hpp> alone, against <xtensor/xarray.hpp> alone.
+- the umbrella header <xtensor-named/xtensor-named.hpp> alone, against <xtensor/xarray.hpp> alone;
+- the named units again with the umbrella header precompiled (as README.md suggests for a target of
+  several units), and the precompiled header itself.
 
     /usr/bin/python3 benchmarks/compile_cost.py                 # measure, then write the README table
     /usr/bin/python3 benchmarks/compile_cost.py --repetitions 1 --readme /tmp/README.md   # a quick check
@@ -21,6 +24,7 @@ The bars: see the section it writes.
 import argparse
 import datetime
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -216,25 +220,44 @@ CASES = [("binary", "one named column broadcast, `xn::assign`", BINARY_NAMED, BI
           1.5, 1.5)]
 
 
-def compile_once(compiler, flags, source_path):
-    """CPU seconds (user + system), peak resident kilobytes and code bytes (.text) of one compilation, the
-    compiler's children included (wait4 reports the largest of the process and its waited-for
-    descendants)."""
-    object_path = source_path.with_suffix(".o")
-    command = [compiler, *flags, "-c", str(source_path), "-o", str(object_path)]
+def run_compiler(command):
+    """CPU seconds (user + system) and peak resident kilobytes of one run of the compiler, its children
+    included (wait4 reports the largest of the process and its waited-for descendants)."""
     process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     errors = process.stderr.read().decode()
     process.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{shlex.join(command)} failed:\n{errors}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, text_bytes(object_path)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def compile_once(compiler, flags, source_path):
+    """CPU seconds, peak resident kilobytes and code bytes (.text) of one compilation."""
+    object_path = source_path.with_suffix(".o")
+    seconds, kilobytes = run_compiler([compiler, *flags, "-c", str(source_path), "-o", str(object_path)])
+    return seconds, kilobytes, text_bytes(object_path)
 
 
 def text_bytes(object_path):
     """The bytes of every .text section of an object (one per function with inline and template code)."""
     output = subprocess.run(["size", "-A", str(object_path)], capture_output=True, text=True, check=True).stdout
     return sum(int(line.split()[1]) for line in output.splitlines() if line.startswith(".text"))
+
+
+PRECOMPILED = "#include <xtensor/xtensor.hpp>\n#include <xtensor-named/xtensor-named.hpp>\n"
+
+
+def precompile(compiler, flags, repetitions, directory):
+    """Precompiles PRECOMPILED into `directory` (the median of `repetitions` builds): (time, memory, the
+    flags that make a unit use it)."""
+    header = Path(directory) / "precompiled.hpp"
+    header.write_text(PRECOMPILED)
+    command = [compiler, *flags, "-x", "c++-header", str(header), "-o", f"{header}.gch"]
+    runs = [run_compiler(command) for _ in range(repetitions)]
+    # An unusable precompiled header is an error, not a silent parse of the header.
+    use = ["-include", str(header), "-Werror=invalid-pch"]
+    return statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs), use
 
 
 def measure(compiler, flags, source, repetitions, directory, name):
@@ -254,11 +277,44 @@ def marginal(results):
             (five_named[2] - one_named[2]) / 4, (five_plain[2] - one_plain[2]) / 4)
 
 
+def without_each_function(source):
+    """(name, source without it) for each function that `source` defines at the start of a line."""
+    head, *functions = re.split(r"(?m)^(?=void )", source)
+    return [(re.match(r"void (\w+)", function).group(1),
+             head + "".join(other for j, other in enumerate(functions) if j != i))
+            for i, function in enumerate(functions)]
+
+
+def left_out_rows(five, left_out):
+    """The rows of the code that each expression adds to the other four of `five`: `five` is the (named,
+    plain) result of the whole unit, `left_out` a (name, (named, plain)) result for each unit without one."""
+    rows = ["| expression | named code | plain code | ratio |", "|---|---:|---:|---:|"]
+    for name, (named, plain) in left_out:
+        named_code, plain_code = five[0][2] - named[2], five[1][2] - plain[2]
+        rows.append(f"| `{name}` | {named_code / 1024:.1f} KB | {plain_code / 1024:.1f} KB | "
+                    f"{named_code / plain_code:.1f} |")
+    return rows
+
+
+def precompiled_rows(results, precompiled):
+    """The rows of the named units as they are and with the umbrella header precompiled: `precompiled` is
+    ((time, memory) of the header, [(case, result)] for the units)."""
+    (header_time, header_memory), units = precompiled
+    by_case = {case[0]: result for case, result in zip(CASES, results)}
+    rows = ["| case | named: time / memory | precompiled: time / memory |", "|---|---:|---:|"]
+    for case, result in units:
+        named = by_case[case][0]
+        rows.append(f"| `{case}` | {named[0]:.2f} s / {named[1] / 1024:.0f} MB | {result[0]:.2f} s / "
+                    f"{result[1] / 1024:.0f} MB |")
+    rows.append(f"| the precompiled header | – | {header_time:.2f} s / {header_memory / 1024:.0f} MB |")
+    return rows
+
+
 def compiler_version(compiler):
     return subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 
 
-def section(results, compiler, flags, repetitions, command):
+def section(results, left_out, precompiled, compiler, flags, repetitions, command):
     rows = ["| case | compiles | named: time / memory / code | plain: time / memory / code | time ratio (bar) "
             "| memory ratio (bar) |",
             "|---|---|---:|---:|---:|---:|"]
@@ -305,6 +361,21 @@ at most 2 times what it costs plain xtensor in time and in code; the umbrella he
 {chr(10).join(rows)}
 
 {"Every case meets the bar." if not missed else "Missed in this run: " + ", ".join(missed) + "."}
+
+The code that each expression of `five` adds to the other four: `five` less the same unit without it,
+named and plain. The marginal row spreads over four expressions what the first reduction of a unit adds
+once (the folds, the temporaries, their threads); these rows show it on `shares` alone, and what an
+elementwise expression costs apart from it. Code does not vary from run to run; the times of these units
+differ from `five`'s by less than the spread of a unit's time, but for `shares` (one to two seconds),
+and are not compared.
+
+{chr(10).join(left_out_rows(dict(zip((case[0] for case in CASES), results))["five"], left_out))}
+
+With the umbrella header precompiled (`-include` of a header that includes `<xtensor/xtensor.hpp>` and
+the umbrella, made with `-x c++-header`), what each named unit costs, and the precompiled header itself,
+which a target makes once:
+
+{chr(10).join(precompiled_rows(results, precompiled))}
 """
 
 
@@ -334,10 +405,29 @@ def main():
         named_time, plain_time, named_code, plain_code = marginal(results)
         print(f"marginal  named {named_time:6.2f} s {named_code / 1024:5.1f} KB   "
               f"plain {plain_time:6.2f} s {plain_code / 1024:5.1f} KB   per further expression")
+        left_out = []
+        for (name, named_source), (_, plain_source) in zip(without_each_function(FIVE_NAMED),
+                                                           without_each_function(FIVE_PLAIN)):
+            named = measure(args.compiler, flags, named_source, args.repetitions, directory, f"no_{name}_named")
+            plain = measure(args.compiler, flags, plain_source, args.repetitions, directory, f"no_{name}_plain")
+            print(f"five without {name:12s} named {named[0]:6.2f} s {named[2] / 1024:5.0f} KB   "
+                  f"plain {plain[0]:6.2f} s {plain[2] / 1024:5.0f} KB")
+            left_out.append((name, (named, plain)))
+        header_time, header_memory, use = precompile(args.compiler, flags, args.repetitions, directory)
+        print(f"precompiled header  {header_time:6.2f} s {header_memory / 1024:6.0f} MB")
+        units = []
+        for case, _, named_source, _, _, _ in CASES:
+            if case == "umbrella":
+                continue
+            result = measure(args.compiler, flags + use, named_source, args.repetitions, directory,
+                             f"{case}_precompiled")
+            print(f"{case:9s} precompiled {result[0]:6.2f} s {result[1] / 1024:6.0f} MB")
+            units.append((case, result))
 
     text = args.readme.read_text() if args.readme.exists() else ""
     args.readme.parent.mkdir(parents=True, exist_ok=True)
-    written = section(results, args.compiler, flags[:2], args.repetitions, command)
+    written = section(results, left_out, ((header_time, header_memory), units), args.compiler, flags[:2],
+                      args.repetitions, command)
     args.readme.write_text(replace_section(text, "## Compile cost",
                                            with_subsections(written, text, "## Compile cost", HISTORY)))
     print(f"wrote {args.readme}")

@@ -8,7 +8,8 @@
 
 # The steps of the installed-package tests (see tests/CMakeLists.txt), run with cmake -P:
 #   STEP=install       installs BUILD_DIR into PREFIX (emptied first)
-#   STEP=find_package  configures, builds and runs CONSUMER_SOURCE_DIR against PREFIX with CMake; with
+#   STEP=find_package  configures, builds and runs CONSUMER_SOURCE_DIR against PREFIX with CMake (its
+#                      program twice: as it is, and with the umbrella header precompiled); with
 #                      PYTHON (an interpreter with numpy and xarray) and pybind11_DIR, also its Python
 #                      module, imported and called by PYTHON
 #   STEP=pkg_config    compiles CONSUMER_SOURCE_DIR/main.cpp with CXX, -std=c++CXX_STANDARD (17 unless
@@ -59,11 +60,13 @@ elseif(STEP STREQUAL "find_package")
         "-Dxsimd_DIR=${xsimd_DIR}"
         ${configure_args})
     run("${CMAKE_COMMAND}" --build "${build}" ${config_args})
-    set(executable "${build}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
-    if(NOT EXISTS "${executable}")
-        set(executable "${build}/${CONFIG}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
-    endif()
-    run("${executable}")
+    foreach(name consumer consumer_precompiled)
+        set(executable "${build}/${name}${CMAKE_EXECUTABLE_SUFFIX}")
+        if(NOT EXISTS "${executable}")
+            set(executable "${build}/${CONFIG}/${name}${CMAKE_EXECUTABLE_SUFFIX}")
+        endif()
+        run("${executable}")
+    endforeach()
     if(PYTHON)
         run("${CMAKE_COMMAND}" -E env "PYTHONPATH=${build}:${build}/${CONFIG}" "${PYTHON}"
             "${CONSUMER_SOURCE_DIR}/call_python_consumer.py")
