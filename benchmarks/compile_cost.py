@@ -268,11 +268,16 @@ def measure(compiler, flags, source, repetitions, directory, name):
             statistics.median(c for _, _, c in runs))
 
 
+def by_case(results):
+    """The (named, plain) result of each case, by the case's name."""
+    return {case[0]: result for case, result in zip(CASES, results)}
+
+
 def marginal(results):
     """What each of the four expressions that the five-expression TU adds to the one-expression TU costs:
     (named time, plain time, named code, plain code)."""
-    by_case = {case[0]: result for case, result in zip(CASES, results)}
-    (one_named, one_plain), (five_named, five_plain) = by_case["binary"], by_case["five"]
+    cases = by_case(results)
+    (one_named, one_plain), (five_named, five_plain) = cases["binary"], cases["five"]
     return ((five_named[0] - one_named[0]) / 4, (five_plain[0] - one_plain[0]) / 4,
             (five_named[2] - one_named[2]) / 4, (five_plain[2] - one_plain[2]) / 4)
 
@@ -300,10 +305,10 @@ def precompiled_rows(results, precompiled):
     """The rows of the named units as they are and with the umbrella header precompiled: `precompiled` is
     ((time, memory) of the header, [(case, result)] for the units)."""
     (header_time, header_memory), units = precompiled
-    by_case = {case[0]: result for case, result in zip(CASES, results)}
+    cases = by_case(results)
     rows = ["| case | named: time / memory | precompiled: time / memory |", "|---|---:|---:|"]
     for case, result in units:
-        named = by_case[case][0]
+        named = cases[case][0]
         rows.append(f"| `{case}` | {named[0]:.2f} s / {named[1] / 1024:.0f} MB | {result[0]:.2f} s / "
                     f"{result[1] / 1024:.0f} MB |")
     rows.append(f"| the precompiled header | – | {header_time:.2f} s / {header_memory / 1024:.0f} MB |")
@@ -369,7 +374,7 @@ elementwise expression costs apart from it. Code does not vary from run to run; 
 differ from `five`'s by less than the spread of a unit's time, but for `shares` (one to two seconds),
 and are not compared.
 
-{chr(10).join(left_out_rows(dict(zip((case[0] for case in CASES), results))["five"], left_out))}
+{chr(10).join(left_out_rows(by_case(results)["five"], left_out))}
 
 With the umbrella header precompiled (`-include` of a header that includes `<xtensor/xtensor.hpp>` and
 the umbrella, made with `-x c++-header`), what each named unit costs, and the precompiled header itself,
