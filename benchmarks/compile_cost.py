@@ -13,7 +13,9 @@ the peak memory of the compiler, medians of --repetitions runs:
 - four reductions by name of one matrix, each with another fold (sum, maximum, minimum, product);
 - the umbrella header <xtensor-named/xtensor-named.hpp> alone, against <xtensor/xarray.hpp> alone;
 - the named units again with the umbrella header precompiled (as README.md suggests for a target of
-  several units), and the precompiled header itself.
+  several units), and the precompiled header itself;
+- the named units parsed and their templates instantiated with no code generated (-fsyntax-only): what
+  the header and the named layer's types cost whatever the evaluation compiles to.
 
     /usr/bin/python3 benchmarks/compile_cost.py                 # measure, then write the README table
     /usr/bin/python3 benchmarks/compile_cost.py --repetitions 1 --readme /tmp/README.md   # a quick check
@@ -268,6 +270,14 @@ def measure(compiler, flags, source, repetitions, directory, name):
             statistics.median(c for _, _, c in runs))
 
 
+def measure_syntax(compiler, flags, source, repetitions, directory, name):
+    """(time, memory) of `source` parsed and its templates instantiated, with no code generated."""
+    path = Path(directory) / f"{name}.cpp"
+    path.write_text(source)
+    runs = [run_compiler([compiler, *flags, "-fsyntax-only", str(path)]) for _ in range(repetitions)]
+    return statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs)
+
+
 def by_case(results):
     """The (named, plain) result of each case, by the case's name."""
     return {case[0]: result for case, result in zip(CASES, results)}
@@ -315,11 +325,25 @@ def precompiled_rows(results, precompiled):
     return rows
 
 
+def syntax_rows(results, syntax):
+    """The rows of the named units with no code generated, beside their plain twins and the time bar:
+    `syntax` is a (case, (time, memory)) for each unit."""
+    cases = by_case(results)
+    bars = {case[0]: case[4] for case in CASES}
+    rows = ["| case | named, no code generated: time / memory | plain, whole: time | ratio | time bar |",
+            "|---|---:|---:|---:|---:|"]
+    for case, (seconds, kilobytes) in syntax:
+        plain = cases[case][1]
+        rows.append(f"| `{case}` | {seconds:.2f} s / {kilobytes / 1024:.0f} MB | {plain[0]:.2f} s | "
+                    f"{seconds / plain[0]:.2f} | {bars[case]} |")
+    return rows
+
+
 def compiler_version(compiler):
     return subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 
 
-def section(results, left_out, precompiled, compiler, flags, repetitions, command):
+def section(results, left_out, precompiled, syntax, compiler, flags, repetitions, command):
     rows = ["| case | compiles | named: time / memory / code | plain: time / memory / code | time ratio (bar) "
             "| memory ratio (bar) |",
             "|---|---|---:|---:|---:|---:|"]
@@ -381,6 +405,13 @@ the umbrella, made with `-x c++-header`), what each named unit costs, and the pr
 which a target makes once:
 
 {chr(10).join(precompiled_rows(results, precompiled))}
+
+The named units parsed and their templates instantiated, with no code generated (`-fsyntax-only`), against
+their plain twins compiled whole: what the headers and the named layer's types cost before any evaluation
+is compiled, so that the ratio's distance to the time bar is what the code of the whole unit (the named
+layer's plans, checks and messages, and the kernels) may take:
+
+{chr(10).join(syntax_rows(results, syntax))}
 """
 
 
@@ -428,10 +459,18 @@ def main():
                              f"{case}_precompiled")
             print(f"{case:9s} precompiled {result[0]:6.2f} s {result[1] / 1024:6.0f} MB")
             units.append((case, result))
+        syntax = []
+        for case, _, named_source, _, _, _ in CASES:
+            if case == "umbrella":
+                continue
+            result = measure_syntax(args.compiler, flags, named_source, args.repetitions, directory,
+                                    f"{case}_syntax")
+            print(f"{case:9s} no code   {result[0]:6.2f} s {result[1] / 1024:6.0f} MB")
+            syntax.append((case, result))
 
     text = args.readme.read_text() if args.readme.exists() else ""
     args.readme.parent.mkdir(parents=True, exist_ok=True)
-    written = section(results, left_out, ((header_time, header_memory), units), args.compiler, flags[:2],
+    written = section(results, left_out, ((header_time, header_memory), units), syntax, args.compiler, flags[:2],
                       args.repetitions, command)
     args.readme.write_text(replace_section(text, "## Compile cost",
                                            with_subsections(written, text, "## Compile cost", HISTORY)))
