@@ -11,9 +11,10 @@
 //   name3          xn::name of a, r and k
 //   build_sub      building `na - nr`, no evaluation (the plan from the thread's plan cache)
 //   build_chain    building `(na - nr) * nk`
-//   build_views    building the xtensor tree that `(na - nr) * nk` holds (three strided views with the
-//                  plan's shapes and strides, two functions), with no names or plan: what building a named
-//                  result that holds its tree costs at least
+//   build_views    building the xtensor tree that `(na - nr) * nk` holds (three leaf views made as the
+//                  named layer makes them, detail::make_leaf_view, with the plan's shapes and strides written
+//                  in; two functions), with no names or plan: what a named result that holds its tree costs
+//                  at least
 //   assign_built   xn::assign of the built `(na - nr) * nk`      / xt::noalias(o) = (a - r) * k[:, newaxis]
 //   chain          building and assigning `(na - nr) * nk`      / the same, built each time
 //   exp            xn::assign(o, xn::exp(na))                   / xt::noalias(o) = xt::exp(a)
@@ -37,7 +38,6 @@
 
 #include <xtensor/xnoalias.hpp>
 #include <xtensor/xreducer.hpp>
-#include <xtensor/xstrided_view.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
 
@@ -144,25 +144,20 @@ namespace
         }
     }
 
-    /// A strided view of `e` with the given shape and strides, as the named layer makes a leaf's.
-    template <class E>
-    XTENSOR_NAMED_NOINLINE auto leaf_view(const E& e, xt::dynamic_shape<std::size_t> shape,
-                                          xt::dynamic_shape<std::ptrdiff_t> strides)
-    {
-        return xt::strided_view(e, std::move(shape), std::move(strides), 0, xt::layout_type::dynamic);
-    }
-
     void build_views(benchmark::State& state)
     {
-        operands x(12);
+        using xn::detail::make_leaf_view;
+        const operands x(12);
         const std::size_t m = x.a.shape()[0];
         const std::size_t n = x.a.shape()[1];
         const auto columns = static_cast<std::ptrdiff_t>(n);
+        constexpr auto layout = xt::layout_type::dynamic;
         for (auto _ : state)
         {
             benchmark::ClobberMemory();
-            auto difference = leaf_view(x.a, {m, n}, {columns, 1}) - leaf_view(x.r, {1, n}, {0, 1});
-            auto e = std::move(difference) * leaf_view(x.k, {m, 1}, {1, 0});
+            auto difference = make_leaf_view(x.a, {{m, n}, {columns, 1}, 0, layout}) -
+                              make_leaf_view(x.r, {{1, n}, {0, 1}, 0, layout});
+            auto e = std::move(difference) * make_leaf_view(x.k, {{m, 1}, {1, 0}, 0, layout});
             benchmark::DoNotOptimize(e.shape()[1]);
         }
     }

@@ -222,6 +222,11 @@ CASES = [("binary", "one named column broadcast, `xn::assign`", BINARY_NAMED, BI
           1.5, 1.5)]
 
 
+def medians(runs):
+    """The median of each field of `runs`, tuples of the same length."""
+    return tuple(statistics.median(field) for field in zip(*runs))
+
+
 def run_compiler(command):
     """CPU seconds (user + system) and peak resident kilobytes of one run of the compiler, its children
     included (wait4 reports the largest of the process and its waited-for descendants)."""
@@ -256,26 +261,22 @@ def precompile(compiler, flags, repetitions, directory):
     header = Path(directory) / "precompiled.hpp"
     header.write_text(PRECOMPILED)
     command = [compiler, *flags, "-x", "c++-header", str(header), "-o", f"{header}.gch"]
-    runs = [run_compiler(command) for _ in range(repetitions)]
     # An unusable precompiled header is an error, not a silent parse of the header.
     use = ["-include", str(header), "-Werror=invalid-pch"]
-    return statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs), use
+    return (*medians(run_compiler(command) for _ in range(repetitions)), use)
 
 
 def measure(compiler, flags, source, repetitions, directory, name):
     path = Path(directory) / f"{name}.cpp"
     path.write_text(source)
-    runs = [compile_once(compiler, flags, path) for _ in range(repetitions)]
-    return (statistics.median(t for t, _, _ in runs), statistics.median(m for _, m, _ in runs),
-            statistics.median(c for _, _, c in runs))
+    return medians(compile_once(compiler, flags, path) for _ in range(repetitions))
 
 
 def measure_syntax(compiler, flags, source, repetitions, directory, name):
     """(time, memory) of `source` parsed and its templates instantiated, with no code generated."""
     path = Path(directory) / f"{name}.cpp"
     path.write_text(source)
-    runs = [run_compiler([compiler, *flags, "-fsyntax-only", str(path)]) for _ in range(repetitions)]
-    return statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs)
+    return medians(run_compiler([compiler, *flags, "-fsyntax-only", str(path)]) for _ in range(repetitions))
 
 
 def by_case(results):
@@ -451,7 +452,7 @@ def main():
             left_out.append((name, (named, plain)))
         header_time, header_memory, use = precompile(args.compiler, flags, args.repetitions, directory)
         print(f"precompiled header  {header_time:6.2f} s {header_memory / 1024:6.0f} MB")
-        units = []
+        units, syntax = [], []
         for case, _, named_source, _, _, _ in CASES:
             if case == "umbrella":
                 continue
@@ -459,10 +460,6 @@ def main():
                              f"{case}_precompiled")
             print(f"{case:9s} precompiled {result[0]:6.2f} s {result[1] / 1024:6.0f} MB")
             units.append((case, result))
-        syntax = []
-        for case, _, named_source, _, _, _ in CASES:
-            if case == "umbrella":
-                continue
             result = measure_syntax(args.compiler, flags, named_source, args.repetitions, directory,
                                     f"{case}_syntax")
             print(f"{case:9s} no code   {result[0]:6.2f} s {result[1] / 1024:6.0f} MB")
